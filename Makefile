@@ -1,0 +1,41 @@
+# usercaps - top-level targets. 'make help' lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Where the kernel tree, its build, ccache and test binaries live (outside
+# the repository); vm/lib.sh reads the same variable.
+USERCAPS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/usercaps
+export USERCAPS_CACHE
+
+# Test scripts run by prove, in this order: host-side first, then booted.
+TESTS ?= $(sort $(wildcard tests/*.t))
+
+.PHONY: help deps kernel test bench clean
+
+help:
+	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
+	@echo
+	@echo '  make deps     install the Debian packages that are missing (root)'
+	@echo '  make kernel   extract linux-source-6.1, add usercaps, build bzImage'
+	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
+	@echo '  make bench    deps + kernel + benchmarks + plots (not written yet)'
+	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
+	@echo
+	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
+	@echo '  TESTS="tests/x.t ..." runs only those suites'
+
+deps:
+	@vm/deps
+
+kernel: deps
+	@vm/build-kernel
+
+test: kernel
+	@prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
+
+bench: deps
+	@echo 'make bench: the benchmark harness is not written yet (issue "bench/")' >&2
+	@exit 1
+
+clean:
+	rm -rf '$(USERCAPS_CACHE)/tests' '$(USERCAPS_CACHE)/logs'

@@ -1,0 +1,27 @@
+#!/bin/bash
+# The guest booted the kernel we built, on the host's root read-only, with
+# the filesystems the tests and benchmarks need.
+set -u
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+require_kernel
+plan 7
+
+release=$(cat "$build_dir/include/config/kernel.release")
+rc=0
+out=$(vm/run -- sh -c '
+	uname -r
+	cat /sys/kernel/security/lsm; echo
+	touch /usr/.usercaps-rw-probe 2>/dev/null && echo root-writable || echo root-read-only
+	touch /tmp/probe && echo tmp-writable
+	grep -E " (securityfs|tracefs|debugfs) " /proc/mounts | cut -d" " -f3 | sort | tr "\n" " "; echo
+	cat /proc/sys/kernel/perf_event_paranoid
+' <&-) || rc=$?
+
+is "$rc" 0 "the guest command exits 0"
+is "$(echo "$out" | sed -n 1p)" "$release" "uname -r is the release just built"
+contains "$(echo "$out" | sed -n 2p)" '^capability(,|$)' "/sys/kernel/security/lsm lists the LSMs, capability first"
+is "$(echo "$out" | sed -n 3p)" root-read-only "the host's root is read-only in the guest"
+is "$(echo "$out" | sed -n 4p)" tmp-writable "/tmp is writable"
+is "$(echo "$out" | sed -n 5p)" "debugfs securityfs tracefs " "securityfs, tracefs and debugfs are mounted"
+contains "$(echo "$out" | sed -n 6p)" '^-?[0-9]+$' "perf_event_paranoid is readable"

@@ -1,0 +1,53 @@
+# tests/lib.sh - TAP helpers for the tests/*.t scripts (sourced).
+. "$(dirname "${BASH_SOURCE[0]}")/../vm/lib.sh"
+
+tap_count=0
+tap_failed=0
+
+# plan N - announce N tests.
+plan() {
+	echo "1..$1"
+}
+
+# ok STATUS DESCRIPTION - one test point: passes when STATUS is 0.
+ok() {
+	tap_count=$((tap_count + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $tap_count - $2"
+	else
+		echo "not ok $tap_count - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# is GOT WANT DESCRIPTION - passes when GOT equals WANT, else shows both.
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   got:  '$1'"
+		echo "#   want: '$2'"
+	fi
+}
+
+# contains TEXT PATTERN DESCRIPTION - passes when grep -E finds PATTERN.
+contains() {
+	if printf '%s\n' "$1" | grep -qE -- "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   no line matches /$2/ in:"
+		printf '%s\n' "$1" | sed 's/^/#     /'
+	fi
+}
+
+# bail_out REASON - stop the whole test run, prove reports it.
+bail_out() {
+	echo "Bail out! $*"
+	exit 255
+}
+
+require_kernel() {
+	[ -r "$bzimage" ] || bail_out "no kernel at $bzimage: run 'make kernel'"
+}

@@ -1,0 +1,34 @@
+# vm/lib.sh - settings shared by the vm/ scripts (sourced, not run).
+#
+# USERCAPS_CACHE   where the kernel tree, its build and ccache live
+#                  (default: ${XDG_CACHE_HOME:-~/.cache}/usercaps)
+# LINUX_TARBALL    the source tarball (default: the linux-source-6.1 package's)
+
+repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache_dir=${USERCAPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/usercaps}
+linux_tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+src_dir=$cache_dir/linux
+build_dir=$cache_dir/build
+log_dir=$cache_dir/logs
+bzimage=$build_dir/arch/x86/boot/bzImage
+
+# step NAME CMD... - run CMD with its output in the step's log, print how
+# long it took, and on failure the log's tail.
+step() {
+	local name=$1 log start rc
+	shift
+	log=$log_dir/$name.log
+	mkdir -p "$log_dir"
+	start=$(date +%s)
+	printf '  %-10s ' "$name"
+	rc=0
+	# In the background so that set -e stays in force inside "$@".
+	"$@" >"$log" 2>&1 &
+	wait $! || rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "FAILED after $(($(date +%s) - start)) s (exit $rc); log: $log"
+		tail -n 40 "$log" | sed 's/^/    | /'
+		return "$rc"
+	fi
+	echo "$(($(date +%s) - start)) s"
+}
