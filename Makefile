@@ -10,7 +10,7 @@ export USERCAPS_CACHE
 # Test scripts run by prove, in this order: host-side first, then booted.
 TESTS ?= $(sort $(wildcard tests/*.t))
 
-.PHONY: help deps kernel test bench clean
+.PHONY: help deps kernel test bench patches clean
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
@@ -18,11 +18,13 @@ help:
 	@echo '  make deps     install the Debian packages that are missing (root)'
 	@echo '  make kernel   extract linux-source-6.1, add usercaps, build bzImage'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
-	@echo '  make bench    deps + kernel + benchmarks + plots (not written yet)'
+	@echo '  make bench    deps + kernel + benchmarks + plots (QUICK=1: a few minutes)'
+	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
 	@echo
 	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
 	@echo '  TESTS="tests/x.t ..." runs only those suites'
+	@echo '  BENCH_FLAGS="--runs 7 ..." passes options to bench/run'
 
 deps:
 	@vm/deps
@@ -33,9 +35,14 @@ kernel: deps
 test: kernel
 	@prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
 
-bench: deps
-	@echo 'make bench: the benchmark harness is not written yet (issue "bench/")' >&2
-	@exit 1
+# QUICK=1: icount only, one boot per kernel configuration (a few minutes);
+# BENCH_FLAGS: more bench/run options (bench/run --help).
+bench: kernel
+	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
+	@bench/plot
+
+patches:
+	@vm/export-series
 
 clean:
 	rm -rf '$(USERCAPS_CACHE)/tests' '$(USERCAPS_CACHE)/logs'

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * capbench - what one capable() check costs on a syscall's path, in the
+ * style of perf bench syscall.
+ *
+ * Each workload is a syscall that reaches capable() for one capability at
+ * every call (ioprio and mlock reach it more than once, see the table).
+ * The loop is timed with CLOCK_MONOTONIC as a whole (ns/op), or call by
+ * call (--latency: percentiles and a histogram). Every call's result is
+ * checked against --expect: a benchmark of the wrong path (a denial where
+ * a grant was meant, a grant that came from the effective set where the
+ * LSM was meant to grant it) is worse than none, so capbench stops at the
+ * first surprise.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+
+/* From include/uapi/linux/ioprio.h, which glibc does not wrap. */
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_CLASS_RT 1
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_RT_LEVEL4 ((IOPRIO_CLASS_RT << IOPRIO_CLASS_SHIFT) | 4)
+
+enum expect { EXPECT_ALLOW, EXPECT_DENY };
+
+/**
+ * struct workload - one syscall that reaches capable()
+ * @name: its name on the command line and in the output
+ * @call: what one iteration does, for the header
+ * @cap: the capability that grants it (-1: none)
+ * @cap_name: its usercaps file name ("-": none)
+ * @deny_errno: the errno of a denial
+ * @setup: prepare the process (limits, memory); 0 or -1 with a message
+ * @run: one iteration: 0 on success, else the errno; may return -1 when
+ *       a step that cannot fail did (a bug in the setup, not a denial)
+ */
+struct workload {
+	const char *name;
+	const char *call;
+	int cap;
+	const char *cap_name;
+	int deny_errno;
+	int (*setup)(void);
+	int (*run)(void);
+};
+
+static const char *prog = "capbench";
+static pid_t kill_target = 1;
+static void *lock_page;
+static long page_size;
+static int base_nice;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static int set_limit(int resource, const char *name)
+{
+	struct rlimit zero = { 0, 0 };
+
+	if (setrlimit(resource, &zero)) {
+		fprintf(stderr, "%s: setrlimit(%s, 0): %s\n", prog, name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int run_getppid(void)
+{
+	return syscall(SYS_getppid) > 0 ? 0 : errno;
+}
+
+/* kill(pid, 0) checks permission only: with no uid in common with the
+ * target it needs CAP_KILL. With one in common it never asks, so refuse. */
+static int setup_kill(void)
+{
+	char path[64], line[256];
+	uid_t ruid = getuid(), euid = geteuid();
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)kill_target);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: kill target %d: %s\n", prog, (int)kill_target, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int uid, euid_t, suid;
+
+		if (sscanf(line, "Uid: %u %u %u", &uid, &euid_t, &suid) == 3) {
+			fclose(f);
+			if (uid == ruid || uid == euid || suid == ruid || suid == euid) {
+				fprintf(stderr, "%s: kill target %d (uid %u, suid %u) shares a uid with "
+					"this process (uid %u, euid %u): kill() would not check CAP_KILL; "
+					"use --target with a process of another user\n",
+					prog, (int)kill_target, uid, suid, ruid, euid);
+				return -1;
+			}
+			return 0;
+		}
+	}
+	fclose(f);
+	fprintf(stderr, "%s: no Uid line in %s\n", prog, path);
+	return -1;
+}
+
+static int run_kill(void)
+{
+	return kill(kill_target, 0) ? errno : 0;
+}
+
+static int run_ioprio(void)
+{
+	return syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, IOPRIO_RT_LEVEL4) ? errno : 0;
+}
+
+/* With RLIMIT_MEMLOCK at 0 only CAP_IPC_LOCK lets mlock() through. */
+static int setup_mlock(void)
+{
+	page_size = sysconf(_SC_PAGESIZE);
+	lock_page = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (lock_page == MAP_FAILED) {
+		fprintf(stderr, "%s: mmap: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	return set_limit(RLIMIT_MEMLOCK, "RLIMIT_MEMLOCK");
+}
+
+static int run_mlock(void)
+{
+	if (mlock(lock_page, page_size))
+		return errno;
+	return munlock(lock_page, page_size) ? -1 : 0;
+}
+
+/* With RLIMIT_NICE at 0 only CAP_SYS_NICE lets the nice value go down;
+ * going back up needs nothing. */
+static int setup_setpriority(void)
+{
+	errno = 0;
+	base_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno) {
+		fprintf(stderr, "%s: getpriority: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	if (base_nice <= -20) {
+		fprintf(stderr, "%s: nice is already %d: nothing to lower\n", prog, base_nice);
+		return -1;
+	}
+	return set_limit(RLIMIT_NICE, "RLIMIT_NICE");
+}
+
+static int run_setpriority(void)
+{
+	int rc = setpriority(PRIO_PROCESS, 0, base_nice - 1) ? errno : 0;
+
+	if (setpriority(PRIO_PROCESS, 0, base_nice))
+		return -1;
+	return rc;
+}
+
+static const struct workload workloads[] = {
+	{ "kill", "kill(target, 0): CAP_KILL", CAP_KILL, "kill", EPERM, setup_kill, run_kill },
+	{ "ioprio", "ioprio_set(self, RT/4): CAP_SYS_ADMIN, then CAP_SYS_NICE",
+	  CAP_SYS_NICE, "sys_nice", EPERM, NULL, run_ioprio },
+	{ "mlock", "mlock + munlock of one page, RLIMIT_MEMLOCK 0: CAP_IPC_LOCK",
+	  CAP_IPC_LOCK, "ipc_lock", EPERM, setup_mlock, run_mlock },
+	{ "setpriority", "setpriority(nice - 1) + setpriority(nice), RLIMIT_NICE 0: CAP_SYS_NICE",
+	  CAP_SYS_NICE, "sys_nice", EACCES, setup_setpriority, run_setpriority },
+	{ "getppid", "getppid(): no capability, the syscall floor", -1, "-", 0, NULL, run_getppid },
+};
+
+static const struct workload *find_workload(const char *name)
+{
+	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		if (!strcmp(workloads[i].name, name))
+			return &workloads[i];
+	return NULL;
+}
+
+/* The hex capability set named FIELD ("CapEff") of /proc/self/status. */
+static uint64_t proc_caps(const char *field)
+{
+	char line[256];
+	size_t len = strlen(field);
+	uint64_t caps = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		die("/proc/self/status: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, len) && line[len] == ':')
+			caps = strtoull(line + len + 1, NULL, 16);
+	fclose(f);
+	return caps;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The result every call must give: 0 or the workload's errno. */
+static int wanted(const struct workload *w, enum expect expect)
+{
+	return (expect == EXPECT_ALLOW || w->cap < 0) ? 0 : w->deny_errno;
+}
+
+/* Call I gave RC where the configuration wants WANT. */
+static void surprise(const struct workload *w, int want, int rc, unsigned long i)
+{
+	if (rc < 0)
+		die("%s: call %lu: a step that needs no capability failed: %s",
+		    w->name, i, strerror(errno));
+	die("%s: call %lu returned %s, but this configuration expects %s: "
+	    "the benchmark would measure the wrong path",
+	    w->name, i, rc ? strerror(rc) : "success", want ? strerror(want) : "success");
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The nearest-rank percentile P (0-100] of N sorted samples. */
+static uint32_t percentile(const uint32_t *sorted, unsigned long n, double p)
+{
+	unsigned long rank = (unsigned long)(p / 100.0 * n + 0.999999);
+
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+/* Log2 buckets [2^k, 2^(k+1)) ns of the sorted samples, one line each. */
+static void write_histogram(FILE *f, const char *workload, const char *config, unsigned int repeat,
+			    const uint32_t *sorted, unsigned long n)
+{
+	unsigned long i = 0;
+
+	while (i < n) {
+		uint64_t lo = 1, count = 0;
+
+		while (lo * 2 <= sorted[i])
+			lo *= 2;
+		if (sorted[i] == 0)
+			lo = 0;
+		while (i < n && (lo == 0 ? sorted[i] == 0 : sorted[i] < lo * 2)) {
+			count++;
+			i++;
+		}
+		fprintf(f, "%s %s %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			workload, config, repeat, lo, lo ? lo * 2 : 1, count);
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: capbench [options] WORKLOAD\n"
+		"\n"
+		"Time a syscall that reaches capable() (perf bench style).\n"
+		"\n"
+		"Workloads:\n");
+	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		fprintf(f, "  %-12s %s\n", workloads[i].name, workloads[i].call);
+	fprintf(f,
+		"\n"
+		"Options:\n"
+		"  -n, --iterations N  timed calls per repeat (default 100000)\n"
+		"  -r, --repeat N      repeats (default 3)\n"
+		"  -w, --warmup N      untimed calls first (default: iterations / 10)\n"
+		"  -e, --expect WHAT   allow: every call must succeed; deny: every call must fail\n"
+		"                      with the workload's errno (default allow)\n"
+		"      --effective Y   yes/no: the workload's capability must / must not be in\n"
+		"                      the effective set (so a grant comes from where it should)\n"
+		"  -c, --config NAME   configuration label for the output (default: none)\n"
+		"  -t, --target PID    the process kill() signals (default 1); it must share no\n"
+		"                      uid with this one\n"
+		"  -l, --latency       time each call: p50/p90/p99/p99.9/max instead of ns/op\n"
+		"      --histogram F   with --latency, append log2 buckets to file F\n"
+		"      --format FMT    default (for people) or simple (one row per repeat)\n"
+		"      --list          print each workload and its capability file, and exit\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"--format=simple rows (after '#' comment lines):\n"
+		"  ns/op:   workload config repeat iterations total_ns ns_per_op\n"
+		"  latency: workload config repeat iterations p50 p90 p99 p99.9 max (ns)\n"
+		"--histogram rows: workload config repeat bucket_lo_ns bucket_hi_ns count\n");
+}
+
+static unsigned long parse_count(const char *opt, const char *s, unsigned long min)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > UINT32_MAX)
+		die("%s takes a number >= %lu, not '%s' (see --help)", opt, min, s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "effective", required_argument, NULL, 'E' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "target", required_argument, NULL, 't' },
+		{ "latency", no_argument, NULL, 'l' },
+		{ "histogram", required_argument, NULL, 'H' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "list", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long iterations = 100000, repeats = 3, warmup = ULONG_MAX;
+	enum expect expect = EXPECT_ALLOW;
+	const char *config = "-", *effective = NULL, *histogram = NULL;
+	bool latency = false, simple = false;
+	const struct workload *w;
+	uint32_t *samples = NULL;
+	FILE *hist = NULL;
+	uint64_t eff;
+	int opt, want;
+
+	while ((opt = getopt_long(argc, argv, "n:r:w:e:c:t:lh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'n': iterations = parse_count("--iterations", optarg, 1); break;
+		case 'r': repeats = parse_count("--repeat", optarg, 1); break;
+		case 'w': warmup = parse_count("--warmup", optarg, 0); break;
+		case 't': kill_target = parse_count("--target", optarg, 1); break;
+		case 'c': config = optarg; break;
+		case 'l': latency = true; break;
+		case 'H': histogram = optarg; break;
+		case 'E':
+			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
+				die("--effective takes yes or no, not '%s'", optarg);
+			effective = optarg;
+			break;
+		case 'e':
+			if (!strcmp(optarg, "allow"))
+				expect = EXPECT_ALLOW;
+			else if (!strcmp(optarg, "deny"))
+				expect = EXPECT_DENY;
+			else
+				die("--expect takes allow or deny, not '%s'", optarg);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "simple"))
+				simple = true;
+			else if (strcmp(optarg, "default"))
+				die("--format takes default or simple, not '%s'", optarg);
+			break;
+		case 'h': usage(stdout); return 0;
+		case 'L':
+			for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+				printf("%s %s\n", workloads[i].name, workloads[i].cap_name);
+			return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	w = find_workload(argv[optind]);
+	if (!w)
+		die("no workload '%s' (see --help)", argv[optind]);
+	if (histogram && !latency)
+		die("--histogram needs --latency");
+	if (warmup == ULONG_MAX)
+		warmup = iterations / 10;
+
+	eff = proc_caps("CapEff");
+	if (effective && w->cap >= 0 && !!(eff & (1ULL << w->cap)) != !strcmp(effective, "yes"))
+		die("%s: capability %d is %sin the effective set (CapEff %016" PRIx64 "), "
+		    "but --effective=%s", w->name, w->cap, (eff & (1ULL << w->cap)) ? "" : "not ",
+		    eff, effective);
+	if (w->setup && w->setup())
+		return 1;
+	if (latency) {
+		samples = malloc(iterations * sizeof(*samples));
+		if (!samples)
+			die("no memory for %lu samples", iterations);
+	}
+	if (histogram) {
+		hist = fopen(histogram, "a");
+		if (!hist)
+			die("%s: %s", histogram, strerror(errno));
+	}
+
+	printf("# Running 'capable/%s' benchmark:\n", w->name);
+	printf("# %s; config %s; expect %s\n", w->call, config,
+	       w->cap < 0 ? "success (no capability)" : expect == EXPECT_ALLOW ? "success" :
+	       strerror(w->deny_errno));
+	printf("# uid %d euid %d gid %d groups %d CapEff %016" PRIx64 " CapAmb %016" PRIx64 "\n",
+	       (int)getuid(), (int)geteuid(), (int)getgid(), getgroups(0, NULL), eff,
+	       proc_caps("CapAmb"));
+	if (simple)
+		printf(latency ? "# workload config repeat iterations p50 p90 p99 p99.9 max\n" :
+				 "# workload config repeat iterations total_ns ns_per_op\n");
+	fflush(stdout);
+
+	want = wanted(w, expect);
+	for (unsigned long i = 0; i < warmup; i++) {
+		int rc = w->run();
+
+		if (rc != want)
+			surprise(w, want, rc, i);
+	}
+
+	for (unsigned int rep = 1; rep <= repeats; rep++) {
+		int64_t start, total;
+
+		if (!latency) {
+			start = now_ns();
+			for (unsigned long i = 0; i < iterations; i++) {
+				int rc = w->run();
+
+				if (rc != want)
+					surprise(w, want, rc, i);
+			}
+			total = now_ns() - start;
+			if (simple)
+				printf("%s %s %u %lu %" PRId64 " %.1f\n", w->name, config, rep,
+				       iterations, total, (double)total / iterations);
+			else
+				printf("# Executed %lu %s calls, repeat %u of %lu\n"
+				       "     Total time: %.3f [sec]\n\n"
+				       "     %14.1f nsecs/op\n"
+				       "     %14.0f ops/sec\n",
+				       iterations, w->name, rep, repeats, total / 1e9,
+				       (double)total / iterations, iterations / (total / 1e9));
+		} else {
+			for (unsigned long i = 0; i < iterations; i++) {
+				int64_t t0 = now_ns(), dt;
+				int rc = w->run();
+
+				dt = now_ns() - t0;
+				if (rc != want)
+					surprise(w, want, rc, i);
+				samples[i] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+			}
+			qsort(samples, iterations, sizeof(*samples), cmp_u32);
+			if (simple)
+				printf("%s %s %u %lu %u %u %u %u %u\n", w->name, config, rep, iterations,
+				       percentile(samples, iterations, 50),
+				       percentile(samples, iterations, 90),
+				       percentile(samples, iterations, 99),
+				       percentile(samples, iterations, 99.9),
+				       samples[iterations - 1]);
+			else
+				printf("# Timed %lu %s calls one by one, repeat %u of %lu\n"
+				       "     p50 %u  p90 %u  p99 %u  p99.9 %u  max %u [nsecs]\n",
+				       iterations, w->name, rep, repeats,
+				       percentile(samples, iterations, 50),
+				       percentile(samples, iterations, 90),
+				       percentile(samples, iterations, 99),
+				       percentile(samples, iterations, 99.9),
+				       samples[iterations - 1]);
+			if (hist)
+				write_histogram(hist, w->name, config, rep, samples, iterations);
+		}
+		fflush(stdout);
+	}
+	if (hist && fclose(hist))
+		die("%s: %s", histogram, strerror(errno));
+	return 0;
+}

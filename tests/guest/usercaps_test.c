@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usercaps tests - policy set with chmod/chown on the securityfs files,
+ * checked through capable()-gated syscalls made by unprivileged children.
+ *
+ * Runs as root in a guest booted with usercaps in lsm=. USERCAPS_MODE
+ * (naive or cached) names the variant the kernel was booted with.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define USERCAPS_DIR "/sys/kernel/security/usercaps"
+
+/* Numeric ids: the guest's /etc/passwd is the host's, so no names. */
+#define USER 1000
+#define USER_GROUP 1000
+#define OTHER_USER 3000
+#define GRANT_GROUP 2000
+#define RAW_GROUP 2001
+#define UNRELATED_GROUP 3000
+
+/*
+ * A child exits with the errno of its probe (0: the call succeeded), or
+ * with one of these when it could not get as far as the probe.
+ */
+#define CHILD_SETUP_FAILED 250
+#define CHILD_NOT_SETGID 251
+#define CHILD_WRONG_STEP 252
+
+/* argv[1] of the set-group-ID copy: try a raw socket and exit. */
+#define PROBE_RAW_SOCKET_ARG "--probe-raw-socket"
+
+/* Indexed by capability number: the file names of Linux 6.1. */
+static const char *const cap_names[] = {
+	"chown", "dac_override", "dac_read_search", "fowner", "fsetid",
+	"kill", "setgid", "setuid", "setpcap", "linux_immutable",
+	"net_bind_service", "net_broadcast", "net_admin", "net_raw",
+	"ipc_lock", "ipc_owner", "sys_module", "sys_rawio", "sys_chroot",
+	"sys_ptrace", "sys_pacct", "sys_admin", "sys_boot", "sys_nice",
+	"sys_resource", "sys_time", "sys_tty_config", "mknod", "lease",
+	"audit_write", "audit_control", "setfcap", "mac_override",
+	"mac_admin", "syslog", "wake_alarm", "block_suspend", "audit_read",
+	"perfmon", "bpf", "checkpoint_restore",
+};
+_Static_assert(ARRAY_SIZE(cap_names) == CAP_CHECKPOINT_RESTORE + 1,
+	       "one file per capability of Linux 6.1");
+
+struct identity {
+	uid_t uid;
+	gid_t gid;
+	size_t ngroups;
+	gid_t groups[4];
+};
+
+/* In GRANT_GROUP only as a supplementary group. */
+static const struct identity member = {
+	.uid = USER, .gid = USER_GROUP, .ngroups = 1, .groups = { GRANT_GROUP },
+};
+
+static const struct identity outsider = {
+	.uid = USER, .gid = USER_GROUP, .ngroups = 1, .groups = { UNRELATED_GROUP },
+};
+
+/* A uid equal to GRANT_GROUP's number, in no group: catches uid/gid mix-ups. */
+static const struct identity gid_numbered_user = {
+	.uid = GRANT_GROUP, .gid = USER_GROUP,
+};
+
+static const struct identity plain_user = {
+	.uid = USER, .gid = USER_GROUP,
+};
+
+typedef int (*probe_fn)(const void *arg);
+
+static void cap_path(char *path, size_t size, const char *name)
+{
+	snprintf(path, size, USERCAPS_DIR "/%s", name);
+}
+
+/* Returns 0 or -errno. */
+static int set_policy(const char *name, uid_t owner, gid_t group, mode_t mode)
+{
+	char path[128];
+
+	cap_path(path, sizeof(path), name);
+	if (chown(path, owner, group))
+		return -errno;
+	if (chmod(path, mode))
+		return -errno;
+	return 0;
+}
+
+static int reset_policy(void)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(cap_names); i++) {
+		err = set_policy(cap_names[i], 0, 0, 0100);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Reads a whole small file as a string; returns its length or -errno. */
+static ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t len = 0, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return len;
+}
+
+static ssize_t read_cap_file(const char *name, char *buf, size_t size)
+{
+	char path[128];
+
+	cap_path(path, sizeof(path), name);
+	return read_text(path, buf, size);
+}
+
+/* What a child's exit status means, for failure messages. */
+static const char *outcome(int status)
+{
+	switch (status) {
+	case 0:
+		return "success";
+	case CHILD_SETUP_FAILED:
+		return "child setup failed (see its message above)";
+	case CHILD_NOT_SETGID:
+		return "probe did not run with the expected egid";
+	case CHILD_WRONG_STEP:
+		return "a step before the last went wrong (see above)";
+	default:
+		if (status > 0 && status < 200)
+			return strerrorname_np(status) ?: "unknown errno";
+		return "killed or not waited for";
+	}
+}
+
+/* @seen is evaluated once: it is often a whole child's run. */
+#define ASSERT_OUTCOME(expected, seen, what) do { \
+	const int outcome_seen = (seen); \
+	ASSERT_EQ(expected, outcome_seen) { \
+		TH_LOG("%s: want %s, got %s", what, outcome(expected), \
+		       outcome(outcome_seen)); \
+	} \
+} while (0)
+
+#define EXPECT_OUTCOME(expected, seen, what) do { \
+	const int outcome_seen = (seen); \
+	EXPECT_EQ(expected, outcome_seen) { \
+		TH_LOG("%s: want %s, got %s", what, outcome(expected), \
+		       outcome(outcome_seen)); \
+	} \
+} while (0)
+
+static int child_fail(const char *what)
+{
+	fprintf(stderr, "# child: %s: %s\n", what, strerror(errno));
+	return CHILD_SETUP_FAILED;
+}
+
+static int become(const struct identity *id)
+{
+	if (setgroups(id->ngroups, id->groups))
+		return child_fail("setgroups");
+	if (setresgid(id->gid, id->gid, id->gid))
+		return child_fail("setresgid");
+	if (setresuid(id->uid, id->uid, id->uid))
+		return child_fail("setresuid");
+	return 0;
+}
+
+/*
+ * run_probe - fork, drop @bounding_drop from the bounding set (unless -1),
+ * become @id (unless NULL: stay root), and run @probe.
+ *
+ * Return: the child's exit status, or 256 + signal if it was killed.
+ */
+static int run_probe(const struct identity *id, int bounding_drop,
+		     probe_fn probe, const void *arg)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 256;
+	if (pid == 0) {
+		if (bounding_drop >= 0 &&
+		    prctl(PR_CAPBSET_DROP, bounding_drop, 0, 0, 0))
+			_exit(child_fail("PR_CAPBSET_DROP"));
+		if (id && become(id))
+			_exit(CHILD_SETUP_FAILED);
+		_exit(probe(arg));
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 256;
+	if (WIFSIGNALED(status))
+		return 256 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* CAP_KILL: signalling root's init needs it. */
+static int probe_kill_init(const void *arg)
+{
+	return kill(1, 0) ? errno : 0;
+}
+
+/* CAP_NET_RAW. */
+static int probe_raw_socket(const void *arg)
+{
+	int fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* CAP_SYS_NICE: with RLIMIT_NICE at 0, lowering the nice value needs it. */
+static int probe_lower_nice(const void *arg)
+{
+	const struct rlimit no_nice = { 0, 0 };
+
+	if (setrlimit(RLIMIT_NICE, &no_nice))
+		return child_fail("setrlimit(RLIMIT_NICE)");
+	errno = 0;
+	if (getpriority(PRIO_PROCESS, 0) != 0 || errno)
+		return child_fail("getpriority: nice is not 0");
+	return setpriority(PRIO_PROCESS, 0, -1) ? errno : 0;
+}
+
+static int probe_kill_init_in_user_ns(const void *arg)
+{
+	if (unshare(CLONE_NEWUSER))
+		return child_fail("unshare(CLONE_NEWUSER)");
+	return probe_kill_init(arg);
+}
+
+/* Clears @cap from the sets in @which (bits: 1 effective, 2 permitted). */
+static int drop_capability(int cap, int which)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &head, data))
+		return -1;
+	if (which & 1)
+		data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+	if (which & 2)
+		data[CAP_TO_INDEX(cap)].permitted &= ~CAP_TO_MASK(cap);
+	return syscall(SYS_capset, &head, data);
+}
+
+static int probe_raw_socket_without_effective(const void *arg)
+{
+	if (drop_capability(CAP_NET_RAW, 1))
+		return child_fail("capset");
+	return probe_raw_socket(arg);
+}
+
+/*
+ * As after an execve() that followed PR_CAPBSET_DROP: out of the bounding
+ * set and out of the permitted and effective sets.
+ */
+static int probe_raw_socket_without_bounding(const void *arg)
+{
+	if (prctl(PR_CAPBSET_DROP, CAP_NET_RAW, 0, 0, 0))
+		return child_fail("PR_CAPBSET_DROP");
+	if (drop_capability(CAP_NET_RAW, 1 | 2))
+		return child_fail("capset");
+	return probe_raw_socket(arg);
+}
+
+struct exec_probe {
+	const char *path;
+	gid_t egid;
+};
+
+static int probe_exec_raw_socket(const void *arg)
+{
+	const struct exec_probe *probe = arg;
+	char egid[16];
+
+	snprintf(egid, sizeof(egid), "%u", probe->egid);
+	execl(probe->path, probe->path, PROBE_RAW_SOCKET_ARG, egid, (char *)NULL);
+	return child_fail("execl");
+}
+
+/* main() of the set-group-ID copy. */
+static int raw_socket_as_setgid(const char *egid)
+{
+	if (getegid() != strtoul(egid, NULL, 10)) {
+		fprintf(stderr, "# probe: egid %u, want %s\n", getegid(), egid);
+		return CHILD_NOT_SETGID;
+	}
+	return probe_raw_socket(NULL);
+}
+
+static int probe_fchmod(const void *arg)
+{
+	return fchmod(*(const int *)arg, 0111) ? errno : 0;
+}
+
+static int probe_fchown_to_user(const void *arg)
+{
+	return fchown(*(const int *)arg, USER, USER_GROUP) ? errno : 0;
+}
+
+static int probe_fchgrp_to_own_group(const void *arg)
+{
+	return fchown(*(const int *)arg, -1, USER_GROUP) ? errno : 0;
+}
+
+/*
+ * ruid and euid USER, saved uid OTHER_USER, who owns the kill file: the
+ * grant must follow the fsuid as it moves between the two.
+ */
+static int probe_kill_follows_fsuid(const void *arg)
+{
+	if (setgroups(0, NULL) || setresgid(USER_GROUP, USER_GROUP, USER_GROUP) ||
+	    setresuid(USER, USER, OTHER_USER))
+		return child_fail("dropping ids");
+	if (probe_kill_init(arg) != EPERM) {
+		fprintf(stderr, "# child: kill(1, 0) with fsuid %d did not fail with EPERM\n", USER);
+		return CHILD_WRONG_STEP;
+	}
+	setfsuid(OTHER_USER);
+	if (setfsuid(-1) != OTHER_USER)
+		return child_fail("setfsuid");
+	if (probe_kill_init(arg) != 0) {
+		fprintf(stderr, "# child: kill(1, 0) with fsuid %d failed: %s\n",
+			OTHER_USER, strerror(errno));
+		return CHILD_WRONG_STEP;
+	}
+	setfsuid(USER);
+	return probe_kill_init(arg);
+}
+
+FIXTURE(usercaps) {
+	char setgid_copy[64];
+};
+
+FIXTURE_SETUP(usercaps)
+{
+	ASSERT_EQ(0, geteuid()) {
+		TH_LOG("the usercaps tests must run as root");
+	}
+	ASSERT_EQ(0, access(USERCAPS_DIR, F_OK)) {
+		TH_LOG(USERCAPS_DIR " is missing: is usercaps in lsm= ? (%s)",
+		       strerror(errno));
+	}
+	/* A test stopped by its timeout never reaches its teardown. */
+	ASSERT_EQ(0, reset_policy());
+}
+
+FIXTURE_TEARDOWN(usercaps)
+{
+	if (self->setgid_copy[0])
+		unlink(self->setgid_copy);
+	EXPECT_EQ(0, reset_policy());
+}
+
+TEST_F(usercaps, every_capability_has_a_file)
+{
+	char path[128], text[256], prefix[64];
+	struct dirent *entry;
+	struct stat st;
+	size_t i, entries = 0;
+	DIR *dir;
+
+	for (i = 0; i < ARRAY_SIZE(cap_names); i++) {
+		cap_path(path, sizeof(path), cap_names[i]);
+		ASSERT_EQ(0, stat(path, &st)) {
+			TH_LOG("%s: %s", path, strerror(errno));
+		}
+		EXPECT_TRUE(S_ISREG(st.st_mode));
+		EXPECT_EQ(0100, st.st_mode & 07777);
+		ASSERT_LT(0, read_cap_file(cap_names[i], text, sizeof(text)));
+		snprintf(prefix, sizeof(prefix), "%s owner=", cap_names[i]);
+		EXPECT_EQ(0, strncmp(prefix, text, strlen(prefix))) {
+			TH_LOG("%s reads '%s'", path, text);
+		}
+	}
+	dir = opendir(USERCAPS_DIR);
+	ASSERT_NE(NULL, dir);
+	while ((entry = readdir(dir)))
+		if (entry->d_name[0] != '.')
+			entries++;
+	closedir(dir);
+	/* The capabilities, mode and grants. */
+	EXPECT_EQ(ARRAY_SIZE(cap_names) + 2, entries);
+}
+
+TEST_F(usercaps, mode_and_grants_are_read_only)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(USERCAPS_DIR "/mode", &st));
+	EXPECT_EQ(0444, st.st_mode & 07777);
+	ASSERT_EQ(0, stat(USERCAPS_DIR "/grants", &st));
+	EXPECT_EQ(0444, st.st_mode & 07777);
+}
+
+TEST_F(usercaps, mode_names_the_expected_variant)
+{
+	const char *want = getenv("USERCAPS_MODE");
+	const char *expected = NULL;
+	char text[64];
+
+	ASSERT_NE(NULL, want) {
+		TH_LOG("set USERCAPS_MODE to the variant booted: naive or cached");
+	}
+	if (!strcmp(want, "naive"))
+		expected = "[naive] cached\n";
+	else if (!strcmp(want, "cached"))
+		expected = "naive [cached]\n";
+	ASSERT_NE(NULL, expected) {
+		TH_LOG("USERCAPS_MODE is '%s', not naive or cached", want);
+	}
+	ASSERT_LT(0, read_text(USERCAPS_DIR "/mode", text, sizeof(text)));
+	EXPECT_STREQ(expected, text);
+}
+
+TEST_F(usercaps, nothing_granted_by_default)
+{
+	ASSERT_OUTCOME(EPERM, run_probe(&member, -1, probe_kill_init, NULL),
+		       "kill(1, 0) by a user");
+}
+
+TEST_F(usercaps, grant_by_supplementary_group)
+{
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+	ASSERT_OUTCOME(0, run_probe(&member, -1, probe_kill_init, NULL),
+		       "kill(1, 0) by a user with the group as a supplementary group");
+}
+
+TEST_F(usercaps, grant_by_fsgid_of_setgid_binary)
+{
+	struct exec_probe probe = { .path = self->setgid_copy };
+	char buf[65536];
+	ssize_t n;
+	int in, out;
+
+	/* As in the seed: net_raw to group "raw", ping set-group-ID raw. */
+	ASSERT_EQ(0, set_policy("net_raw", 0, RAW_GROUP, 0110));
+	strcpy(self->setgid_copy, "/tmp/usercaps_test.setgid.XXXXXX");
+	out = mkstemp(self->setgid_copy);
+	ASSERT_LE(0, out);
+	in = open("/proc/self/exe", O_RDONLY);
+	ASSERT_LE(0, in);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ASSERT_EQ(n, write(out, buf, n));
+	ASSERT_EQ(0, n);
+	close(in);
+	ASSERT_EQ(0, fchown(out, 0, RAW_GROUP));
+	ASSERT_EQ(0, fchmod(out, 0755));
+	ASSERT_EQ(0, close(out));
+
+	probe.egid = USER_GROUP;
+	ASSERT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_exec_raw_socket, &probe),
+		       "raw socket from the copy before chmod g+s");
+
+	ASSERT_EQ(0, chmod(self->setgid_copy, 02755));
+	probe.egid = RAW_GROUP;
+	ASSERT_OUTCOME(0, run_probe(&plain_user, -1, probe_exec_raw_socket, &probe),
+		       "raw socket from the set-group-ID copy, user not in the group");
+}
+
+TEST_F(usercaps, grant_by_owner_uid)
+{
+	ASSERT_EQ(0, set_policy("sys_nice", USER, 0, 0100));
+	ASSERT_OUTCOME(0, run_probe(&plain_user, -1, probe_lower_nice, NULL),
+		       "setpriority(-1) by the owner");
+}
+
+TEST_F(usercaps, grant_by_other_bit)
+{
+	ASSERT_EQ(0, set_policy("kill", 0, 0, 0101));
+	ASSERT_OUTCOME(0, run_probe(&plain_user, -1, probe_kill_init, NULL),
+		       "kill(1, 0) by a user, kill at mode 0101");
+}
+
+TEST_F(usercaps, grant_follows_fsuid)
+{
+	ASSERT_EQ(0, set_policy("kill", OTHER_USER, 0, 0100));
+	ASSERT_OUTCOME(EPERM, run_probe(NULL, -1, probe_kill_follows_fsuid, NULL),
+		       "kill(1, 0) after setfsuid back from the owner");
+}
+
+TEST_F(usercaps, revocation_takes_effect_on_next_call)
+{
+	int to_parent[2], to_child[2], status;
+	char first;
+	pid_t pid;
+
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+	ASSERT_EQ(0, pipe(to_parent));
+	ASSERT_EQ(0, pipe(to_child));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char go;
+
+		close(to_parent[0]);
+		close(to_child[1]);
+		if (become(&member))
+			_exit(CHILD_SETUP_FAILED);
+		first = probe_kill_init(NULL);
+		if (write(to_parent[1], &first, 1) != 1 ||
+		    read(to_child[0], &go, 1) != 1)
+			_exit(child_fail("pipe to the parent"));
+		_exit(probe_kill_init(NULL));
+	}
+	close(to_parent[1]);
+	close(to_child[0]);
+	ASSERT_EQ(1, read(to_parent[0], &first, 1));
+	EXPECT_OUTCOME(0, first, "kill(1, 0) while the group is granted");
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
+	ASSERT_EQ(1, write(to_child[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_OUTCOME(EPERM, WEXITSTATUS(status),
+		       "kill(1, 0) by the same process after chmod g-x");
+}
+
+TEST_F(usercaps, user_outside_group_refused)
+{
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+	EXPECT_OUTCOME(EPERM, run_probe(&outsider, -1, probe_kill_init, NULL),
+		       "kill(1, 0) by a user in another group");
+	EXPECT_OUTCOME(EPERM, run_probe(&gid_numbered_user, -1, probe_kill_init, NULL),
+		       "kill(1, 0) by a uid equal to the granted gid");
+}
+
+TEST_F(usercaps, root_unchanged)
+{
+	ASSERT_EQ(0, set_policy("net_raw", USER, GRANT_GROUP, 0000));
+	ASSERT_OUTCOME(0, run_probe(NULL, -1, probe_raw_socket, NULL),
+		       "raw socket by root, net_raw at mode 0000");
+}
+
+TEST_F(usercaps, nothing_granted_in_user_namespace)
+{
+	ASSERT_EQ(0, set_policy("kill", 0, 0, 0101));
+	ASSERT_OUTCOME(0, run_probe(&plain_user, -1, probe_kill_init, NULL),
+		       "kill(1, 0) by a user, kill at mode 0101");
+	ASSERT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_kill_init_in_user_ns, NULL),
+		       "kill(1, 0) by the same user in a new user namespace");
+}
+
+TEST_F(usercaps, root_without_effective_cap_not_restored)
+{
+	ASSERT_OUTCOME(EPERM, run_probe(NULL, -1, probe_raw_socket_without_effective, NULL),
+		       "raw socket by root without CAP_NET_RAW in its effective set");
+}
+
+TEST_F(usercaps, root_without_bounding_cap_not_restored)
+{
+	ASSERT_OUTCOME(EPERM, run_probe(NULL, -1, probe_raw_socket_without_bounding, NULL),
+		       "raw socket by root after PR_CAPBSET_DROP");
+}
+
+TEST_F(usercaps, group_grant_bounded_by_bounding_set)
+{
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+	ASSERT_OUTCOME(EPERM, run_probe(&member, CAP_KILL, probe_kill_init, NULL),
+		       "kill(1, 0) by a group member without CAP_KILL in its bounding set");
+}
+
+TEST_F(usercaps, read_back_format)
+{
+	static const struct {
+		uid_t owner;
+		gid_t group;
+		mode_t mode;
+		const char *text;
+	} cases[] = {
+		{ 0, 0, 0100, "kill owner=0 group=0 mode=0100 granted=none\n" },
+		{ 0, 0, 0111, "kill owner=0 group=0 mode=0111 granted=group,other\n" },
+		{ 0, GRANT_GROUP, 0010, "kill owner=0 group=2000 mode=0010 granted=group\n" },
+		{ USER, 0, 0101, "kill owner=1000 group=0 mode=0101 granted=owner,other\n" },
+		{ USER, GRANT_GROUP, 0710, "kill owner=1000 group=2000 mode=0710 granted=owner,group\n" },
+		{ USER, GRANT_GROUP, 0666, "kill owner=1000 group=2000 mode=0666 granted=none\n" },
+		{ USER, GRANT_GROUP, 0777, "kill owner=1000 group=2000 mode=0777 granted=owner,group,other\n" },
+	};
+	char text[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ASSERT_EQ(0, set_policy("kill", cases[i].owner, cases[i].group, cases[i].mode));
+		ASSERT_LT(0, read_cap_file("kill", text, sizeof(text)));
+		EXPECT_STREQ(cases[i].text, text);
+	}
+}
+
+TEST_F(usercaps, grants_lists_non_default_files)
+{
+	char text[4096];
+
+	ASSERT_LE(0, read_text(USERCAPS_DIR "/grants", text, sizeof(text)));
+	EXPECT_STREQ("", text);
+
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+	ASSERT_EQ(0, set_policy("net_raw", USER, 0, 0100));
+	/* Not in the default state, though it grants nothing. */
+	ASSERT_EQ(0, set_policy("sys_nice", 0, GRANT_GROUP, 0100));
+	ASSERT_LE(0, read_text(USERCAPS_DIR "/grants", text, sizeof(text)));
+	EXPECT_STREQ("kill owner=0 group=2000 mode=0110 granted=group\n"
+		     "net_raw owner=1000 group=0 mode=0100 granted=owner\n"
+		     "sys_nice owner=0 group=2000 mode=0100 granted=none\n", text);
+}
+
+TEST_F(usercaps, open_for_writing_refused)
+{
+	int fd = open(USERCAPS_DIR "/kill", O_WRONLY);
+
+	ASSERT_EQ(-1, fd);
+	ASSERT_EQ(EPERM, errno);
+	fd = open(USERCAPS_DIR "/kill", O_RDWR);
+	ASSERT_EQ(-1, fd);
+	ASSERT_EQ(EPERM, errno);
+}
+
+TEST_F(usercaps, truncate_refused)
+{
+	ASSERT_EQ(-1, truncate(USERCAPS_DIR "/kill", 0));
+	ASSERT_EQ(EPERM, errno);
+}
+
+/*
+ * The children use a descriptor opened by root so that the result does not
+ * depend on whether they may search the directory.
+ */
+TEST_F(usercaps, chmod_chown_by_non_root_refused)
+{
+	int fd = open(USERCAPS_DIR "/kill", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	EXPECT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_fchmod, &fd),
+		       "fchmod by a user who does not own the file");
+	EXPECT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_fchown_to_user, &fd),
+		       "fchown by a user who does not own the file");
+	close(fd);
+}
+
+TEST_F(usercaps, chmod_chown_by_non_root_owner_refused)
+{
+	char text[256];
+	int fd;
+
+	ASSERT_EQ(0, set_policy("kill", USER, 0, 0100));
+	fd = open(USERCAPS_DIR "/kill", O_RDONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_fchmod, &fd),
+		       "fchmod by the non-root owner");
+	EXPECT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_fchgrp_to_own_group, &fd),
+		       "fchown to its own group by the non-root owner");
+	close(fd);
+	ASSERT_LT(0, read_cap_file("kill", text, sizeof(text)));
+	EXPECT_STREQ("kill owner=1000 group=0 mode=0100 granted=owner\n", text);
+}
+
+/*
+ * The harness's main() under another name: ours also serves as the probe
+ * that a set-group-ID copy of this binary runs.
+ */
+#define main usercaps_harness_main
+TEST_HARNESS_MAIN
+#undef main
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], PROBE_RAW_SOCKET_ARG))
+		return raw_socket_as_setgid(argv[2]);
+	return usercaps_harness_main(argc, argv);
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usercaps LSM - registration and boot parameter
+ *
+ * usercaps registers no security hook: a stacked LSM can only refuse, and
+ * usercaps grants, through usercaps_capable() in cap_capable(). Being an
+ * LSM gives it what it needs besides: enabling with lsm=, a place in
+ * /sys/kernel/security/lsm, and an init that runs before any policy file
+ * exists.
+ */
+
+#define pr_fmt(fmt) "usercaps: " fmt
+
+#include <linux/init.h>
+#include <linux/lsm_hooks.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/usercaps.h>
+
+#include "usercaps.h"
+
+/* Turned on once the capability files exist; see usercaps_init_securityfs. */
+DEFINE_STATIC_KEY_FALSE(usercaps_enabled);
+
+bool usercaps_initialized __ro_after_init;
+
+const char *const usercaps_mode_names[USERCAPS_MODE_COUNT] = {
+	[USERCAPS_MODE_NAIVE] = "naive",
+	[USERCAPS_MODE_CACHED] = "cached",
+};
+
+enum usercaps_mode usercaps_mode __ro_after_init = USERCAPS_MODE_CACHED;
+
+/**
+ * usercaps_mode_set - Parse usercaps.mode=
+ * @val: The value given on the command line
+ * @kp: The parameter
+ *
+ * Return: 0, or -EINVAL for an unknown mode, which keeps the default.
+ */
+static int usercaps_mode_set(const char *val, const struct kernel_param *kp)
+{
+	int mode = val ? sysfs_match_string(usercaps_mode_names, val) : -EINVAL;
+
+	if (mode < 0) {
+		pr_err("invalid mode '%s': valid modes are naive and cached; using %s\n",
+		       val ?: "", usercaps_mode_names[usercaps_mode]);
+		return -EINVAL;
+	}
+	*(enum usercaps_mode *)kp->arg = mode;
+	return 0;
+}
+
+static const struct kernel_param_ops usercaps_mode_ops = {
+	.set = usercaps_mode_set,
+};
+
+/*
+ * Boot only, not in sysfs: the mode is read at every check without any
+ * ordering against a change, and /sys/kernel/security/usercaps/mode shows
+ * it.
+ */
+module_param_cb(mode, &usercaps_mode_ops, &usercaps_mode, 0);
+MODULE_PARM_DESC(mode, "where checks read the policy: naive or cached (default)");
+
+/**
+ * usercaps_cred_capable - Whether usercaps grants a capability
+ * @cred: The credential being checked, not necessarily current's
+ * @cap: A capability not in @cred's effective set
+ *
+ * Called by usercaps_capable() from cap_capable(), in any context.
+ * A 0 return is handled as for a capability in the effective set:
+ * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
+ * nothing, so there is nothing more to do here.
+ *
+ * Return: 0 if granted, -EPERM otherwise.
+ */
+int usercaps_cred_capable(const struct cred *cred, int cap)
+{
+	struct usercaps_entry entry;
+
+	if (!usercaps_cred_eligible(cred, cap))
+		return -EPERM;
+	usercaps_policy_get(cap, &entry);
+	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
+				   cred->group_info))
+		return -EPERM;
+	return 0;
+}
+
+/**
+ * usercaps_init - Set up the policy of an LSM enabled with lsm=
+ *
+ * The policy starts in its default state, which grants nothing; checks
+ * stay off until the securityfs files exist.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+static int __init usercaps_init(void)
+{
+	int err;
+
+	err = usercaps_policy_init();
+	if (err)
+		return err;
+	/* No hooks, but this lists usercaps in /sys/kernel/security/lsm. */
+	security_add_hooks(NULL, 0, "usercaps");
+	usercaps_initialized = true;
+	pr_info("initialized, %s mode\n", usercaps_mode_names[usercaps_mode]);
+	return 0;
+}
+
+DEFINE_LSM(usercaps) = {
+	.name = "usercaps",
+	.init = usercaps_init,
+};

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usercaps LSM - policy
+ *
+ * Owner, group and mode of each capability file, as a capability check
+ * reads them: from the file's inode (naive mode) or from a table under
+ * RCU that chmod and chown replace (cached mode).
+ */
+
+#define pr_fmt(fmt) "usercaps: " fmt
+
+#include <linux/fs.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include "usercaps.h"
+
+/**
+ * struct usercaps_table - The policy of every capability, as published
+ * @rcu: Frees a table that was replaced, once no reader can see it
+ * @caps: One entry per capability, indexed by CAP_*
+ */
+struct usercaps_table {
+	struct rcu_head rcu;
+	struct usercaps_entry caps[CAP_LAST_CAP + 1];
+};
+
+/*
+ * Readers see one consistent table; a writer publishes a modified copy.
+ * The mutex orders writers to different files, which hold different
+ * inode locks.
+ */
+static struct usercaps_table __rcu *usercaps_table;
+static DEFINE_MUTEX(usercaps_table_lock);
+
+/*
+ * The capability files' inodes, for naive mode. Set before the static key
+ * lets any check in, and never freed: the files are never removed.
+ */
+static struct inode *usercaps_inodes[CAP_LAST_CAP + 1] __ro_after_init;
+
+/**
+ * usercaps_policy_init - Allocate the table, every entry in default state
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int __init usercaps_policy_init(void)
+{
+	struct usercaps_table *table;
+	int cap;
+
+	table = kzalloc(sizeof(*table), GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++) {
+		table->caps[cap].mode = USERCAPS_DEFAULT_MODE;
+		table->caps[cap].owner = GLOBAL_ROOT_UID;
+		table->caps[cap].group = GLOBAL_ROOT_GID;
+	}
+	RCU_INIT_POINTER(usercaps_table, table);
+	return 0;
+}
+
+/**
+ * usercaps_policy_set_inode - Record the inode of a capability's file
+ * @cap: The capability
+ * @inode: Its file's inode, in its default state
+ */
+void __init usercaps_policy_set_inode(int cap, struct inode *inode)
+{
+	usercaps_inodes[cap] = inode;
+}
+
+/**
+ * usercaps_policy_get - Read the policy of one capability
+ * @cap: The capability
+ * @entry: Where to store its owner, group and mode
+ *
+ * Called from capability checks, in any context: allocates nothing, takes
+ * no lock and writes no shared memory. In naive mode the three fields are
+ * read one by one and may mix the values from before and after a
+ * concurrent chmod or chown; in cached mode they come from one table.
+ */
+void usercaps_policy_get(int cap, struct usercaps_entry *entry)
+{
+	const struct inode *inode;
+
+	if (usercaps_mode == USERCAPS_MODE_NAIVE) {
+		inode = usercaps_inodes[cap];
+		entry->mode = READ_ONCE(inode->i_mode) & S_IALLUGO;
+		entry->owner = READ_ONCE(inode->i_uid);
+		entry->group = READ_ONCE(inode->i_gid);
+		return;
+	}
+	rcu_read_lock();
+	*entry = rcu_dereference(usercaps_table)->caps[cap];
+	rcu_read_unlock();
+}
+
+/**
+ * usercaps_policy_setattr - Change a capability file and publish it
+ * @mnt_userns: The idmapping of the mount, as for setattr_copy()
+ * @cap: The capability
+ * @inode: Its file's inode, locked by the caller
+ * @attr: The change, already checked by setattr_prepare()
+ *
+ * The table is kept in both modes so that changing mode needs nothing
+ * but a reboot. The copy is allocated before the inode changes, so that
+ * on failure the file and the table still agree.
+ *
+ * Return: 0, or -ENOMEM with nothing changed.
+ */
+int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
+			    struct inode *inode, struct iattr *attr)
+{
+	struct usercaps_table *old, *new;
+
+	mutex_lock(&usercaps_table_lock);
+	old = rcu_dereference_protected(usercaps_table,
+					lockdep_is_held(&usercaps_table_lock));
+	new = kmemdup(old, sizeof(*old), GFP_KERNEL);
+	if (!new) {
+		mutex_unlock(&usercaps_table_lock);
+		return -ENOMEM;
+	}
+
+	setattr_copy(mnt_userns, inode, attr);
+	mark_inode_dirty(inode);
+
+	new->caps[cap].mode = inode->i_mode & S_IALLUGO;
+	new->caps[cap].owner = inode->i_uid;
+	new->caps[cap].group = inode->i_gid;
+	old = rcu_replace_pointer(usercaps_table, new,
+				  lockdep_is_held(&usercaps_table_lock));
+	mutex_unlock(&usercaps_table_lock);
+
+	kfree_rcu(old, rcu);
+	return 0;
+}

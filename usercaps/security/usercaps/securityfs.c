@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usercaps LSM - securityfs interface
+ *
+ * /sys/kernel/security/usercaps/ holds one file per capability, whose
+ * owner, group and mode are the policy, changed with chown and chmod by
+ * root only; "grants" lists the files not in default state, and "mode"
+ * shows where checks read the policy.
+ */
+
+#define pr_fmt(fmt) "usercaps: " fmt
+
+#include <linux/build_bug.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/uidgid.h>
+#include <linux/usercaps.h>
+
+#include "usercaps.h"
+
+/* File names, indexed by CAP_*: the name of the capability, lower case. */
+static const char *const usercaps_cap_names[] = {
+	[CAP_CHOWN] = "chown",
+	[CAP_DAC_OVERRIDE] = "dac_override",
+	[CAP_DAC_READ_SEARCH] = "dac_read_search",
+	[CAP_FOWNER] = "fowner",
+	[CAP_FSETID] = "fsetid",
+	[CAP_KILL] = "kill",
+	[CAP_SETGID] = "setgid",
+	[CAP_SETUID] = "setuid",
+	[CAP_SETPCAP] = "setpcap",
+	[CAP_LINUX_IMMUTABLE] = "linux_immutable",
+	[CAP_NET_BIND_SERVICE] = "net_bind_service",
+	[CAP_NET_BROADCAST] = "net_broadcast",
+	[CAP_NET_ADMIN] = "net_admin",
+	[CAP_NET_RAW] = "net_raw",
+	[CAP_IPC_LOCK] = "ipc_lock",
+	[CAP_IPC_OWNER] = "ipc_owner",
+	[CAP_SYS_MODULE] = "sys_module",
+	[CAP_SYS_RAWIO] = "sys_rawio",
+	[CAP_SYS_CHROOT] = "sys_chroot",
+	[CAP_SYS_PTRACE] = "sys_ptrace",
+	[CAP_SYS_PACCT] = "sys_pacct",
+	[CAP_SYS_ADMIN] = "sys_admin",
+	[CAP_SYS_BOOT] = "sys_boot",
+	[CAP_SYS_NICE] = "sys_nice",
+	[CAP_SYS_RESOURCE] = "sys_resource",
+	[CAP_SYS_TIME] = "sys_time",
+	[CAP_SYS_TTY_CONFIG] = "sys_tty_config",
+	[CAP_MKNOD] = "mknod",
+	[CAP_LEASE] = "lease",
+	[CAP_AUDIT_WRITE] = "audit_write",
+	[CAP_AUDIT_CONTROL] = "audit_control",
+	[CAP_SETFCAP] = "setfcap",
+	[CAP_MAC_OVERRIDE] = "mac_override",
+	[CAP_MAC_ADMIN] = "mac_admin",
+	[CAP_SYSLOG] = "syslog",
+	[CAP_WAKE_ALARM] = "wake_alarm",
+	[CAP_BLOCK_SUSPEND] = "block_suspend",
+	[CAP_AUDIT_READ] = "audit_read",
+	[CAP_PERFMON] = "perfmon",
+	[CAP_BPF] = "bpf",
+	[CAP_CHECKPOINT_RESTORE] = "checkpoint_restore",
+};
+
+/**
+ * usercaps_show_cap - Print the policy of one capability
+ * @m: Where to print
+ * @cap: The capability
+ *
+ * One line: name, owner, group and mode as chown and chmod set them, and
+ * which classes of the mode grant the capability to someone.
+ */
+static void usercaps_show_cap(struct seq_file *m, int cap)
+{
+	static const char *const class_names[] = { "owner", "group", "other" };
+	struct usercaps_entry entry;
+	unsigned int grantees;
+	const char *sep = "";
+	int class;
+
+	usercaps_policy_get(cap, &entry);
+	grantees = usercaps_grantees(&entry);
+	seq_printf(m, "%s owner=%u group=%u mode=%04o granted=",
+		   usercaps_cap_names[cap],
+		   from_kuid(&init_user_ns, entry.owner),
+		   from_kgid(&init_user_ns, entry.group), entry.mode);
+	if (!grantees)
+		seq_puts(m, "none");
+	for (class = 0; class < ARRAY_SIZE(class_names); class++) {
+		if (grantees & BIT(class)) {
+			seq_printf(m, "%s%s", sep, class_names[class]);
+			sep = ",";
+		}
+	}
+	seq_putc(m, '\n');
+}
+
+static int usercaps_cap_show(struct seq_file *m, void *unused)
+{
+	usercaps_show_cap(m, (long)m->private);
+	return 0;
+}
+
+/**
+ * usercaps_cap_open - Open a capability file, for reading only
+ * @inode: The file's inode; i_private is the capability
+ * @file: The file being opened
+ *
+ * The mode of a capability file is policy, not access control: root
+ * passes its DAC check for writing, so refuse writing here.
+ *
+ * Return: 0, -EPERM for writing, or -ENOMEM.
+ */
+static int usercaps_cap_open(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_WRITE)
+		return -EPERM;
+	return single_open(file, usercaps_cap_show, inode->i_private);
+}
+
+static const struct file_operations usercaps_cap_fops = {
+	.open = usercaps_cap_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * usercaps_cap_setattr - chmod or chown a capability file
+ * @mnt_userns: The idmapping of the mount
+ * @dentry: The file
+ * @attr: The change
+ *
+ * Only a process with CAP_FOWNER may change the policy: setattr_prepare()
+ * would let the owner of a file chmod it, and owning a capability file is
+ * what usercaps gives to a user who is not root. Truncating means nothing.
+ * Called by notify_change() with the inode locked.
+ *
+ * Return: 0, or -EPERM, or an error from setattr_prepare() or the policy.
+ */
+static int usercaps_cap_setattr(struct user_namespace *mnt_userns,
+				struct dentry *dentry, struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	if (!capable(CAP_FOWNER) || (attr->ia_valid & ATTR_SIZE))
+		return -EPERM;
+	err = setattr_prepare(mnt_userns, dentry, attr);
+	if (err)
+		return err;
+	return usercaps_policy_setattr(mnt_userns, (long)inode->i_private,
+				       inode, attr);
+}
+
+static const struct inode_operations usercaps_cap_iops = {
+	.setattr = usercaps_cap_setattr,
+};
+
+static int usercaps_grants_show(struct seq_file *m, void *unused)
+{
+	struct usercaps_entry entry;
+	int cap;
+
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++) {
+		usercaps_policy_get(cap, &entry);
+		if (!usercaps_entry_is_default(&entry))
+			usercaps_show_cap(m, cap);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(usercaps_grants);
+
+/* Every mode, the active one in brackets, as Lockdown shows its levels. */
+static int usercaps_mode_show(struct seq_file *m, void *unused)
+{
+	int mode;
+
+	for (mode = 0; mode < USERCAPS_MODE_COUNT; mode++)
+		seq_printf(m, mode == usercaps_mode ? "%s[%s]" : "%s%s",
+			   mode ? " " : "", usercaps_mode_names[mode]);
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(usercaps_mode);
+
+/* The files, so that a failure to create one can remove the others. */
+static struct dentry *usercaps_files[CAP_LAST_CAP + 3] __initdata;
+static int usercaps_nfiles __initdata;
+
+/**
+ * usercaps_create_file - Create one file in /sys/kernel/security/usercaps
+ * @name: Its name
+ * @mode: Its mode
+ * @dir: The usercaps directory
+ * @data: Its i_private
+ * @fops: Its file operations
+ *
+ * Return: the file's inode, or an ERR_PTR.
+ */
+static struct inode *__init usercaps_create_file(const char *name, umode_t mode,
+						 struct dentry *dir, void *data,
+						 const struct file_operations *fops)
+{
+	struct dentry *dentry;
+
+	dentry = securityfs_create_file(name, mode, dir, data, fops);
+	if (IS_ERR(dentry))
+		return ERR_CAST(dentry);
+	usercaps_files[usercaps_nfiles++] = dentry;
+	return d_inode(dentry);
+}
+
+/**
+ * usercaps_init_securityfs - Create the policy files and enable checks
+ *
+ * securityfs is ready only at fs_initcall, long after the LSM's init. Until
+ * the files exist the policy is in its default state, which grants
+ * nothing, so checks are enabled last; enabling the static key patches
+ * every CPU's text, which orders the inodes' setup before any check.
+ *
+ * Return: 0, or the error that left usercaps with no files and no checks.
+ */
+static int __init usercaps_init_securityfs(void)
+{
+	struct dentry *dir;
+	struct inode *inode;
+	long cap;
+
+	BUILD_BUG_ON(ARRAY_SIZE(usercaps_cap_names) != CAP_LAST_CAP + 1);
+
+	if (!usercaps_initialized)
+		return 0;
+
+	dir = securityfs_create_dir("usercaps", NULL);
+	if (IS_ERR(dir)) {
+		inode = ERR_CAST(dir);
+		goto fail;
+	}
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++) {
+		inode = usercaps_create_file(usercaps_cap_names[cap],
+					     USERCAPS_DEFAULT_MODE, dir,
+					     (void *)cap, &usercaps_cap_fops);
+		if (IS_ERR(inode))
+			goto fail;
+		inode->i_op = &usercaps_cap_iops;
+		usercaps_policy_set_inode(cap, inode);
+	}
+	inode = usercaps_create_file("grants", 0444, dir, NULL,
+				     &usercaps_grants_fops);
+	if (IS_ERR(inode))
+		goto fail;
+	inode = usercaps_create_file("mode", 0444, dir, NULL,
+				     &usercaps_mode_fops);
+	if (IS_ERR(inode))
+		goto fail;
+
+	static_branch_enable(&usercaps_enabled);
+	return 0;
+
+fail:
+	while (usercaps_nfiles)
+		securityfs_remove(usercaps_files[--usercaps_nfiles]);
+	securityfs_remove(dir);
+	pr_err("cannot create /sys/kernel/security/usercaps (%ld): granting nothing\n",
+	       PTR_ERR(inode));
+	return PTR_ERR(inode);
+}
+fs_initcall(usercaps_init_securityfs);

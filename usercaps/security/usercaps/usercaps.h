@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * usercaps LSM - internal interfaces
+ */
+#ifndef _SECURITY_USERCAPS_USERCAPS_H
+#define _SECURITY_USERCAPS_USERCAPS_H
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+/**
+ * enum usercaps_mode - Where a capability check reads the policy from
+ * @USERCAPS_MODE_NAIVE: The capability file's inode, at every check
+ * @USERCAPS_MODE_CACHED: An RCU-protected copy, refreshed on chmod/chown
+ * @USERCAPS_MODE_COUNT: Number of modes
+ */
+enum usercaps_mode {
+	USERCAPS_MODE_NAIVE,
+	USERCAPS_MODE_CACHED,
+	USERCAPS_MODE_COUNT,
+};
+
+extern enum usercaps_mode usercaps_mode;
+extern const char *const usercaps_mode_names[USERCAPS_MODE_COUNT];
+extern bool usercaps_initialized;
+
+/**
+ * struct usercaps_entry - Who holds one capability
+ * @mode: Permission bits (S_IALLUGO) of the capability's file
+ * @owner: Owner of the file
+ * @group: Group of the file
+ */
+struct usercaps_entry {
+	umode_t mode;
+	kuid_t owner;
+	kgid_t group;
+};
+
+/* Owner root, group root, mode 0100: grants nothing. */
+#define USERCAPS_DEFAULT_MODE 0100
+
+/* Mode classes whose execute bit grants, as returned by usercaps_grantees. */
+#define USERCAPS_GRANTS_OWNER	BIT(0)
+#define USERCAPS_GRANTS_GROUP	BIT(1)
+#define USERCAPS_GRANTS_OTHER	BIT(2)
+
+/* decision.c */
+bool usercaps_cred_eligible(const struct cred *cred, int cap);
+bool usercaps_entry_grants(const struct usercaps_entry *entry, kuid_t fsuid,
+			   kgid_t fsgid, const struct group_info *groups);
+unsigned int usercaps_grantees(const struct usercaps_entry *entry);
+bool usercaps_entry_is_default(const struct usercaps_entry *entry);
+
+/* policy.c */
+int __init usercaps_policy_init(void);
+void __init usercaps_policy_set_inode(int cap, struct inode *inode);
+void usercaps_policy_get(int cap, struct usercaps_entry *entry);
+int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
+			    struct inode *inode, struct iattr *attr);
+
+#endif /* _SECURITY_USERCAPS_USERCAPS_H */
