@@ -10,12 +10,12 @@ plan 17
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
-	local out_var=$1 err_var=$2 out err rc=0
+	local out_var=$1 err_var=$2 _out _err rc=0
 	shift 2
-	out=$(vm/run "$@" 2>"$tmp/stderr" <&-) || rc=$?
-	err=$(cat "$tmp/stderr")
-	printf -v "$out_var" '%s' "$out"
-	printf -v "$err_var" '%s' "$err"
+	_out=$(vm/run "$@" 2>"$tmp/stderr" <&-) || rc=$?
+	_err=$(cat "$tmp/stderr")
+	printf -v "$out_var" '%s' "$_out"
+	printf -v "$err_var" '%s' "$_err"
 	return "$rc"
 }
 
