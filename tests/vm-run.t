@@ -35,14 +35,14 @@ rc=0
 run_vm out err || rc=$?
 is "$rc" 125 "refuses to run without a command"
 
-mkdir "$tmp/share"
+mkdir -m 0777 "$tmp/share"
 rc=0
 run_vm out err --user 1000 --group 1001 --groups 2000,2001 --rw "$tmp/share" -- \
 	sh -c 'echo hello from the guest; id -u; id -g; id -G; touch "$1/by-guest"; exit 7' sh "$tmp/share" || rc=$?
 is "$rc" 7 "the command's exit status comes back"
 contains "$out" '^hello from the guest$' "the command's output is streamed to stdout"
-is "$(printf '%s\n' "$out" | sed -n '2,4p' | tr '\n' ' ')" "1000 1001 2000 2001 " \
-	"the command runs with the given uid, gid and groups"
+is "$(printf '%s\n' "$out" | sed -n '2,4p' | tr '\n' ' ')" "1000 1001 1001 2000 2001 " \
+	"the command runs with the given uid, gid and groups (id -G lists the gid first)"
 ok "$([ -e "$tmp/share/by-guest" ]; echo $?)" "a --rw directory is writable from the guest"
 contains "$err" '^vm/run: qemu-system-x86_64 .* -kernel ' "the exact QEMU command is printed"
 
