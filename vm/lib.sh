@@ -11,6 +11,18 @@ src_dir=$cache_dir/linux
 build_dir=$cache_dir/build
 log_dir=$cache_dir/logs
 bzimage=$build_dir/arch/x86/boot/bzImage
+patch_dir=$repo_dir/usercaps/patches
+
+# The usercaps/ files that go into the tree, relative to usercaps/.
+tree_files() {
+	(cd "$repo_dir/usercaps" && find . -type f ! -path './patches/*' | sed 's|^\./||' | LC_ALL=C sort)
+}
+
+# The glue patches, in order, from usercaps/patches/series.
+series() {
+	[ -f "$patch_dir/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patch_dir/series"
+}
 
 # step NAME CMD... - run CMD with its output in the step's log, print how
 # long it took, and on failure the log's tail.
