@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * usercapsctl - shared declarations
+ */
+#ifndef USERCAPSCTL_H
+#define USERCAPSCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Exit statuses, documented in usercapsctl.8. */
+enum uc_exit {
+	UC_EXIT_OK = 0,
+	UC_EXIT_NOT_HELD = 1,		/* check: the user does not hold it */
+	UC_EXIT_USAGE = 2,
+	UC_EXIT_UNKNOWN_CAP = 3,
+	UC_EXIT_UNKNOWN_ID = 4,
+	UC_EXIT_NOT_ROOT = 5,
+	UC_EXIT_INACTIVE = 6,		/* usercaps is not in this kernel's lsm= */
+	UC_EXIT_DANGEROUS = 7,		/* refused without --force */
+	UC_EXIT_BAD_FILE = 8,		/* policy file syntax */
+	UC_EXIT_FAILED = 9,		/* a system call failed; rolled back */
+};
+
+/* A capability file's mode bits that grant, by class. */
+#define UC_OWNER_X 0100
+#define UC_GROUP_X 0010
+#define UC_OTHER_X 0001
+#define UC_DEFAULT_MODE UC_OWNER_X
+
+/* Who holds a capability: its file's owner, group and mode. */
+struct uc_entry {
+	uid_t owner;
+	gid_t group;
+	mode_t mode;
+};
+
+/* Room for every capability of a future kernel, too. */
+#define UC_MAX_CAPS 64
+#define UC_NAME_MAX 32
+
+struct uc_cap {
+	char name[UC_NAME_MAX];
+	struct uc_entry entry;
+};
+
+/*
+ * The policy as read from the usercaps directory: one capability per
+ * file, sorted by name.
+ */
+struct uc_policy {
+	int dirfd;
+	char dir[4096];
+	size_t ncaps;
+	struct uc_cap caps[UC_MAX_CAPS];
+};
+
+/* The mode classes a grant names, as in a policy file and the options. */
+enum uc_class {
+	UC_USER,
+	UC_GROUP,
+	UC_OTHER,
+};
+
+struct uc_target {
+	enum uc_class class;
+	unsigned int id;	/* uid or gid; unused for UC_OTHER */
+};
+
+/* usercapsctl.c */
+extern const char *uc_prog;
+int uc_err(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* policy.c */
+int uc_policy_open(struct uc_policy *p, bool for_change);
+int uc_cap_find(const struct uc_policy *p, const char *name);
+int uc_cap_lookup(const struct uc_policy *p, const char *name, int *cap);
+unsigned int uc_grantees(const struct uc_entry *e);
+bool uc_entry_is_default(const struct uc_entry *e);
+void uc_entry_grant(struct uc_entry *e, const struct uc_target *t);
+bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t);
+int uc_require_root(void);
+int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want);
+
+/* ids.c */
+int uc_user_lookup(const char *s, uid_t *uid);
+int uc_group_lookup(const char *s, gid_t *gid);
+int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
+		     const char *where);
+const char *uc_user_name(uid_t uid);
+const char *uc_group_name(gid_t gid);
+const char *uc_target_str(const struct uc_target *t);
+
+/* risk.c */
+const char *uc_cap_risk(const char *name);
+
+/* config.c */
+int uc_config_read(const struct uc_policy *p, const char *path, bool force,
+		   struct uc_entry *want);
+void uc_config_write(const struct uc_policy *p);
+
+/* show.c */
+void uc_list_table(const struct uc_policy *p);
+void uc_list_json(const struct uc_policy *p);
+int uc_check(const struct uc_policy *p, int cap, const char *user);
+
+#endif /* USERCAPSCTL_H */
