@@ -31,7 +31,7 @@ static const char *uc_securityfs(void)
 /* Whether the comma-separated list in SECURITYFS/lsm names usercaps. */
 static int uc_check_active(const char *securityfs)
 {
-	char path[4096], list[1024], *tok, *save;
+	char path[4096], list[1024], copy[1024], *tok, *save;
 	size_t len;
 	FILE *f;
 
@@ -44,7 +44,8 @@ static int uc_check_active(const char *securityfs)
 	fclose(f);
 	list[len] = '\0';
 	list[strcspn(list, "\n")] = '\0';
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	strcpy(copy, list);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if (!strcmp(tok, "usercaps"))
 			return UC_EXIT_OK;
 	return uc_err(UC_EXIT_INACTIVE,

@@ -1,0 +1,237 @@
+#!/bin/bash
+# usercapsctl inside a guest booted with usercaps: the boot-time apply of
+# usercaps.service first, then every subcommand and error path against the
+# real /sys/kernel/security/usercaps. Prints TAP; run as root.
+#
+# usercapsctl-guest.sh USERCAPSCTL UNIT CONF
+#   USERCAPSCTL  the built binary
+#   UNIT         tools/usercapsctl/usercaps.service, whose ExecStart runs
+#   CONF         the example /etc/usercaps.conf (audio example)
+set -u
+. "$(dirname "$0")/../lib.sh"
+uc=$1 unit=$2 conf=$3
+probe=$(dirname "$0")/usercapsctl-probe.py
+policy=/sys/kernel/security/usercaps
+
+# "Boot": the unit's own ExecStart line, with the binary and the example
+# file in place of the installed ones, before anything else.
+exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+boot_cmd=${exec_start/\/usr\/local\/sbin\/usercapsctl/$uc}
+boot_cmd=${boot_cmd/\/etc\/usercaps.conf/$conf}
+read -ra boot_argv <<<"$boot_cmd"
+rc=0
+boot_out=$("${boot_argv[@]}" 2>&1) || rc=$?
+boot_grants=$(cat "$policy/grants")
+
+# run ARGS... - run ARGS, leaving their stdout+stderr in $out, status in $rc.
+run() {
+	rc=0
+	out=$("$@" 2>&1) || rc=$?
+}
+
+# as_user UID GID GROUPS CMD... - CMD as that identity (GROUPS: a comma
+# list, or "-" for none), with the limits that make the probe need its
+# capabilities.
+as_user() {
+	local uid=$1 gid=$2 groups=$3
+	shift 3
+	local group_opt=(--groups "$groups")
+	[ "$groups" = - ] && group_opt=(--clear-groups)
+	prlimit --memlock=0:0 --rtprio=0:0 --nofile=64:128 \
+		setpriv --reuid "$uid" --regid "$gid" "${group_opt[@]}" "$@"
+}
+
+# cap_line CAP - the kernel's own line for CAP, read back.
+cap_line() {
+	cat "$policy/$1"
+}
+
+# status_is WANT DESCRIPTION - $rc is WANT; shows $out otherwise.
+status_is() {
+	is "$rc" "$1" "$2"
+	[ "$rc" = "$1" ] || printf '%s\n' "$out" | sed 's/^/#     /'
+}
+
+plan 89
+
+is "$rc" 0 "boot: the unit's ExecStart ($exec_start) exits 0"
+[ "$rc" = 0 ] || printf '%s\n' "$boot_out" | sed 's/^/#     /'
+ok "$([ "$boot_cmd" != "$exec_start" ] && [[ $boot_cmd == "$uc apply $conf" ]]; echo $?)" \
+	"boot: ExecStart is 'usercapsctl apply /etc/usercaps.conf'"
+is "$boot_grants" "ipc_lock owner=0 group=29 mode=0110 granted=group
+sys_nice owner=0 group=29 mode=0110 granted=group
+sys_resource owner=0 group=29 mode=0110 granted=group" "boot: the kernel grants the audio example"
+run as_user 2001 2001 29 "$probe"
+is "$out" "nice=ok fifo=ok mlock=ok rlimit=ok" \
+	"boot: uid 2001 in group audio: setpriority -1, SCHED_FIFO, mlock with RLIMIT_MEMLOCK 0, raise a hard limit"
+run as_user 2001 2001 2000 "$probe"
+is "$out" "nice=EACCES fifo=EPERM mlock=EPERM rlimit=EPERM" \
+	"boot: uid 2001 in group 2000 only: none of them"
+
+# Named users and groups for the rest: the guest's /etc is the host's,
+# read-only, so bind-mount extended copies over passwd and group.
+cp /etc/passwd /tmp/passwd && cp /etc/group /tmp/group
+printf '%s\n' 'ucalice:x:2001:2001::/tmp:/bin/sh' 'ucbob:x:2002:2002::/tmp:/bin/sh' >>/tmp/passwd
+printf '%s\n' 'ucalice:x:2001:' 'ucbob:x:2002:' 'ucaudio:x:2000:ucalice' >>/tmp/group
+mount --bind /tmp/passwd /etc/passwd && mount --bind /tmp/group /etc/group
+ok $? "set up users ucalice (in ucaudio) and ucbob"
+
+# list
+run "$uc" list
+status_is 0 "list exits 0"
+is "$(printf '%s\n' "$out" | sed -n 1p)" "CAPABILITY           OWNER        GROUP        MODE  HELD BY" "list: header"
+is "$(printf '%s\n' "$out" | sed 1d | wc -l)" 41 "list: one row per capability of Linux 6.1"
+contains "$out" '^sys_nice +root +audio +0110  group audio$' "list: sys_nice is held by group audio"
+contains "$out" '^chown +root +root +0100  -$' "list: chown is held by nobody"
+list_out=$out
+run "$uc" list --json
+status_is 0 "list --json exits 0"
+run python3 -c 'import json, sys
+d = json.load(sys.stdin)["capabilities"]
+n = {c["name"]: c for c in d}
+print(len(d), n["sys_nice"]["group_name"], n["sys_nice"]["granted"], n["chown"]["granted"], n["sys_nice"]["mode"])' <<<"$out"
+is "$out" "41 audio ['group'] [] 0110" "list --json: valid JSON, 41 entries, sys_nice granted to group audio"
+run "$uc" show-config
+contains "$out" '^sys_nice group audio$' "show-config: sys_nice group audio"
+is "$(printf '%s\n' "$out" | grep -vc '^#')" 3 "show-config: the three audio lines only"
+
+# grant, check, revoke
+run "$uc" grant sys_nice --group ucaudio
+status_is 0 "grant sys_nice --group ucaudio"
+contains "$out" 'group ucaudio replaces group audio' "grant: says which group it replaces"
+is "$(cap_line sys_nice)" "sys_nice owner=0 group=2000 mode=0110 granted=group" "grant: the kernel reads back group 2000, g+x"
+run "$uc" check sys_nice --user ucalice
+status_is 0 "check: ucalice holds sys_nice (exit 0)"
+contains "$out" '^ucalice holds sys_nice through usercaps: .*group ucaudio \(a supplementary group\), so the group class decides' "check: says which class and group"
+run "$uc" check sys_nice --user ucbob
+status_is 1 "check: ucbob does not hold sys_nice (exit 1)"
+contains "$out" 'the other class decides, and the mode has no o\+x' "check: says the other class decided"
+run "$uc" check sys_nice --user root
+status_is 0 "check: root holds it (exit 0)"
+contains "$out" 'root does not hold sys_nice through usercaps' "check root: not through usercaps"
+contains "$out" 'root holds sys_nice anyway' "check root: but through its own sets"
+run prlimit --memlock=0:0 --rtprio=0:0 --nofile=64:128 setpriv --reuid ucalice --regid ucalice --init-groups "$probe"
+contains "$out" '^nice=ok fifo=ok ' "check agrees with the kernel: ucalice (login groups) may nice and SCHED_FIFO"
+run prlimit --memlock=0:0 --rtprio=0:0 --nofile=64:128 setpriv --reuid ucbob --regid ucbob --init-groups "$probe"
+contains "$out" '^nice=EACCES fifo=EPERM ' "check agrees with the kernel: ucbob may not"
+
+for spelling in CAP_IPC_LOCK cap_ipc_lock Ipc_Lock ipc_lock; do
+	run "$uc" grant "$spelling" --user ucbob
+	status_is 0 "grant accepts the spelling $spelling"
+done
+is "$(cap_line ipc_lock)" "ipc_lock owner=2002 group=29 mode=0110 granted=owner,group" "grant --user: ucbob owns ipc_lock"
+run "$uc" check ipc_lock --user ucbob
+contains "$out" '^ucbob holds ipc_lock through usercaps: ucbob owns the file, so the owner class decides' "check: the owner class"
+run "$uc" grant sys_time --other
+status_is 0 "grant sys_time --other"
+is "$(cap_line sys_time)" "sys_time owner=0 group=0 mode=0101 granted=other" "grant --other: o+x"
+run "$uc" revoke sys_time --other
+is "$rc:$(cap_line sys_time)" "0:sys_time owner=0 group=0 mode=0100 granted=none" "revoke --other"
+run "$uc" revoke ipc_lock --user ucbob
+is "$rc:$(cap_line ipc_lock)" "0:ipc_lock owner=0 group=29 mode=0110 granted=group" "revoke --user: owner back to root"
+run "$uc" revoke ipc_lock --group ucaudio
+status_is 0 "revoke of what is not granted exits 0"
+contains "$out" 'ipc_lock is not granted to group ucaudio: nothing to revoke' "... and says so"
+run "$uc" revoke ipc_lock --group audio
+is "$rc:$(cap_line ipc_lock)" "0:ipc_lock owner=0 group=0 mode=0100 granted=none" "revoke --group"
+run "$uc" revoke sys_resource
+is "$rc:$(cap_line sys_resource)" "0:sys_resource owner=0 group=0 mode=0100 granted=none" "revoke without a target: default"
+
+# Errors
+before=$(cat "$policy/grants")
+run "$uc" grant sys_nicer --group audio
+status_is 3 "unknown capability: exit 3"
+contains "$out" "unknown capability 'sys_nicer'" "unknown capability: says which"
+run "$uc" check cap_cap_sys_nice
+status_is 3 "cap_cap_sys_nice is unknown"
+run "$uc" grant sys_nice --user no-such-user
+status_is 4 "unknown user: exit 4"
+contains "$out" "unknown user 'no-such-user'" "unknown user: says which"
+run "$uc" grant sys_nice --group no-such-group
+status_is 4 "unknown group: exit 4"
+run "$uc" check sys_nice --user no-such-user
+status_is 4 "check: unknown user: exit 4"
+run "$uc" grant sys_nice
+status_is 2 "grant without a target: exit 2"
+run "$uc" grant sys_nice --user root
+status_is 2 "grant to user root: exit 2"
+run "$uc" revoke sys_nice --user ucbob --group audio
+status_is 2 "two targets: exit 2"
+run "$uc" frobnicate
+status_is 2 "unknown command: exit 2"
+run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" grant ipc_lock --group audio
+status_is 5 "grant as uid 2001: exit 5"
+contains "$out" 'changing the policy needs root' "not root: says so"
+run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" apply "$conf"
+status_is 5 "apply as uid 2001: exit 5"
+run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" list
+status_is 0 "list as uid 2001 works"
+run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" apply --dry-run "$conf"
+status_is 0 "apply --dry-run as uid 2001 works"
+contains "$out" '^ipc_lock: root:root 0100 -> root:audio 0110$' "apply --dry-run: shows the change"
+run "$uc" grant sys_admin --group ucaudio
+status_is 7 "grant sys_admin without --force: exit 7"
+contains "$out" 'refusing to grant sys_admin without --force: its holder .*root-equivalent' "... says why"
+run "$uc" grant CAP_FOWNER --user ucbob
+contains "$rc:$out" '^7:.*fowner.*rewrites this policy' "grant fowner: refused, it rewrites this policy"
+is "$(cat "$policy/grants")" "$before" "refused and failed commands changed nothing"
+run "$uc" grant sys_admin --group ucaudio --force
+status_is 0 "grant sys_admin --force: exit 0"
+contains "$out" 'warning: granting sys_admin' "... with a warning"
+is "$(cap_line sys_admin)" "sys_admin owner=0 group=2000 mode=0110 granted=group" "... and granted"
+run "$uc" revoke sys_admin
+status_is 0 "revoke sys_admin"
+
+# apply: all or nothing
+run "$uc" show-config
+saved=$out
+before=$(cat "$policy/grants")
+printf '%s\n' '# good lines first' 'ipc_lock group ucaudio' 'sys_time user ucbob' 'sys_nice grup audio' >/tmp/bad-last.conf
+run "$uc" apply /tmp/bad-last.conf
+status_is 8 "apply: a bad last line: exit 8"
+contains "$out" '^usercapsctl: /tmp/bad-last.conf:4: expected' "apply: names the file and line"
+is "$(cat "$policy/grants")" "$before" "apply: a bad last line leaves the policy exactly as before"
+printf '%s\n' 'ipc_lock group nosuchgroup' 'bogus_cap user ucbob' 'sys_nice group audio extra' 'sys_nice group ucaudio' 'sys_nice group audio' 'sys_admin group audio' 'sys_module group audio force' >/tmp/many-bad.conf
+run "$uc" apply /tmp/many-bad.conf
+status_is 4 "apply: exit status of the first error (unknown group)"
+contains "$out" 'many-bad.conf:1: unknown group' "apply: line 1, unknown group"
+contains "$out" "many-bad.conf:2: unknown capability 'bogus_cap'" "apply: line 2, unknown capability"
+contains "$out" "many-bad.conf:3: 'sys_nice group' takes one name" "apply: line 3, extra word"
+contains "$out" 'many-bad.conf:5: sys_nice already has a group on line 4' "apply: line 5, second group"
+contains "$out" "many-bad.conf:6: refusing to grant sys_admin without 'force'" "apply: line 6, dangerous without force"
+ok "$(printf '%s\n' "$out" | grep -q 'many-bad.conf:7:'; [ $? = 1 ]; echo $?)" "apply: line 7 (with force) is fine"
+is "$(cat "$policy/grants")" "$before" "apply: many bad lines change nothing"
+
+# A failure part-way: sys_time, after sys_nice, is a read-only file.
+: >/tmp/ro && chmod 0100 /tmp/ro && mount --bind /tmp/ro "$policy/sys_time" &&
+	mount -o remount,bind,ro "$policy/sys_time"
+ok $? "make sys_time read-only with a bind mount"
+printf '%s\n' 'sys_nice group ucbob' 'sys_time group ucbob' >/tmp/partway.conf
+run "$uc" apply /tmp/partway.conf
+status_is 9 "apply: a change that fails part-way: exit 9"
+contains "$out" 'sys_time: Read-only file system' "... names the file and error"
+contains "$out" 'rolled back: the policy is as it was before' "... and rolls back"
+umount "$policy/sys_time"
+is "$(cat "$policy/grants")" "$before" "apply: after the failure the policy is exactly as before"
+
+# apply: the whole policy, and the show-config round trip
+printf '# nothing\n' >/tmp/empty.conf
+run "$uc" apply /tmp/empty.conf
+is "$rc:$(cat "$policy/grants")" "0:" "apply of a file with no grants resets everything"
+printf '%s\n' "$saved" >/tmp/saved.conf
+run "$uc" apply /tmp/saved.conf
+status_is 0 "apply of show-config's output"
+is "$(cat "$policy/grants")" "$before" "show-config -> apply round-trips the kernel's state"
+run "$uc" show-config
+is "$out" "$saved" "show-config after apply is the same file"
+printf '%s\n' 'sys_module group ucaudio force  # acknowledged' | "$uc" apply -
+is "$?:$(cap_line sys_module)" "0:sys_module owner=0 group=2000 mode=0110 granted=group" "apply - reads stdin; 'force' on the line acknowledges"
+run "$uc" show-config
+contains "$out" '^sys_module group ucaudio force$' "show-config writes 'force' for dangerous grants"
+"$uc" apply "$conf"
+is "$?" 0 "apply the audio example again"
+echo "# usercapsctl list, audio example applied:"
+"$uc" list | sed 's/^/#   /'
+echo "# list before the commands above, after the boot-time apply:"
+printf '%s\n' "$list_out" | grep -v ' -$' | sed 's/^/#   /'
+[ "$tap_failed" = 0 ]

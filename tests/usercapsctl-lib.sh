@@ -1,0 +1,22 @@
+# shellcheck shell=bash
+# tests/usercapsctl-lib.sh - build usercapsctl for the usercapsctl*.t
+# scripts (sourced after lib.sh or guest-lib.sh).
+
+# Out of the repository, as the top-level Makefile builds it; the guest
+# sees /root as a tmpfs, so the directory is shared at the same path.
+usercapsctl_dir=$cache_dir/tools
+usercapsctl=$usercapsctl_dir/usercapsctl
+# shellcheck disable=SC2034 # for the .t scripts
+share_usercapsctl=(--rw "$usercapsctl_dir")
+
+# build_usercapsctl - build it (incremental), or fail with the log.
+build_usercapsctl() {
+	local log=$log_dir/usercapsctl-build.log
+	mkdir -p "$log_dir"
+	if ! make -C "$repo_dir/tools/usercapsctl" OUT="$usercapsctl_dir" >"$log" 2>&1; then
+		sed 's/^/# /' "$log"
+		echo "1..1"
+		echo "not ok 1 - build usercapsctl with -Wall -Wextra -Werror (log: $log)"
+		exit 1
+	fi
+}
