@@ -10,7 +10,11 @@ export USERCAPS_CACHE
 # Test scripts run by prove, in this order: host-side first, then booted.
 TESTS ?= $(sort $(wildcard tests/*.t))
 
-.PHONY: help deps kernel test bench patches clean
+# usercapsctl (tools/usercapsctl/), built out of the repository too; the
+# usercapsctl*.t tests build it themselves.
+USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
+
+.PHONY: help deps kernel test bench patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
@@ -20,6 +24,7 @@ help:
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make bench    deps + kernel + benchmarks + plots (QUICK=1: a few minutes)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
+	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
 	@echo
 	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
@@ -44,5 +49,8 @@ bench: kernel
 patches:
 	@vm/export-series
 
+usercapsctl:
+	@$(MAKE) -C tools/usercapsctl OUT='$(USERCAPSCTL_DIR)'
+
 clean:
-	rm -rf '$(USERCAPS_CACHE)/tests' '$(USERCAPS_CACHE)/logs'
+	rm -rf '$(USERCAPS_CACHE)/tests' '$(USERCAPS_CACHE)/logs' '$(USERCAPSCTL_DIR)'
