@@ -1,13 +1,15 @@
 # shellcheck shell=bash
 # tests/usercapsctl-lib.sh - build usercapsctl for the usercapsctl*.t
-# scripts (sourced after lib.sh or guest-lib.sh).
+# scripts (sourced after lib.sh or guest-lib.sh, which set cache_dir,
+# log_dir and repo_dir).
+# shellcheck disable=SC2154
 
 # Out of the repository, as the top-level Makefile builds it; the guest
 # sees /root as a tmpfs, so the directory is shared at the same path.
 usercapsctl_dir=$cache_dir/tools
-usercapsctl=$usercapsctl_dir/usercapsctl
 # shellcheck disable=SC2034 # for the .t scripts
-share_usercapsctl=(--rw "$usercapsctl_dir")
+usercapsctl=$usercapsctl_dir/usercapsctl \
+	share_usercapsctl=(--rw "$usercapsctl_dir")
 
 # build_usercapsctl - build it (incremental), or fail with the log.
 build_usercapsctl() {

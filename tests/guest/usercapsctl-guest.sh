@@ -46,11 +46,22 @@ cap_line() {
 	cat "$policy/$1"
 }
 
-# status_is WANT DESCRIPTION - $rc is WANT; shows $out otherwise.
-status_is() {
-	is "$rc" "$1" "$2"
-	[ "$rc" = "$1" ] || printf '%s\n' "$out" | sed 's/^/#     /'
+# expect STATUS REGEX DESCRIPTION CMD... - one test point: CMD exits
+# STATUS and prints a line matching REGEX ('' matches anything).
+expect() {
+	local want=$1 regex=$2 desc=$3
+	shift 3
+	run "$@"
+	if [ "$rc" = "$want" ] && printf '%s\n' "$out" | grep -qE -- "$regex"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		echo "#   exit $rc (want $want), no line matching /$regex/ in:"
+		printf '%s\n' "$out" | sed 's/^/#     /'
+	fi
 }
+
+as_uid_2001=(setpriv --reuid 2001 --regid 2001 --clear-groups)
 
 plan 89
 
@@ -77,15 +88,13 @@ mount --bind /tmp/passwd /etc/passwd && mount --bind /tmp/group /etc/group
 ok $? "set up users ucalice (in ucaudio) and ucbob"
 
 # list
-run "$uc" list
-status_is 0 "list exits 0"
+expect 0 '' "list exits 0" "$uc" list
 is "$(printf '%s\n' "$out" | sed -n 1p)" "CAPABILITY           OWNER        GROUP        MODE  HELD BY" "list: header"
 is "$(printf '%s\n' "$out" | sed 1d | wc -l)" 41 "list: one row per capability of Linux 6.1"
 contains "$out" '^sys_nice +root +audio +0110  group audio$' "list: sys_nice is held by group audio"
 contains "$out" '^chown +root +root +0100  -$' "list: chown is held by nobody"
 list_out=$out
-run "$uc" list --json
-status_is 0 "list --json exits 0"
+expect 0 '' "list --json exits 0" "$uc" list --json
 run python3 -c 'import json, sys
 d = json.load(sys.stdin)["capabilities"]
 n = {c["name"]: c for c in d}
@@ -96,19 +105,11 @@ contains "$out" '^sys_nice group audio$' "show-config: sys_nice group audio"
 is "$(printf '%s\n' "$out" | grep -vc '^#')" 3 "show-config: the three audio lines only"
 
 # grant, check, revoke
-run "$uc" grant sys_nice --group ucaudio
-status_is 0 "grant sys_nice --group ucaudio"
-contains "$out" 'group ucaudio replaces group audio' "grant: says which group it replaces"
+expect 0 'group ucaudio replaces group audio' "grant sys_nice --group ucaudio" "$uc" grant sys_nice --group ucaudio
 is "$(cap_line sys_nice)" "sys_nice owner=0 group=2000 mode=0110 granted=group" "grant: the kernel reads back group 2000, g+x"
-run "$uc" check sys_nice --user ucalice
-status_is 0 "check: ucalice holds sys_nice (exit 0)"
-contains "$out" '^ucalice holds sys_nice through usercaps: .*group ucaudio \(a supplementary group\), so the group class decides' "check: says which class and group"
-run "$uc" check sys_nice --user ucbob
-status_is 1 "check: ucbob does not hold sys_nice (exit 1)"
-contains "$out" 'the other class decides, and the mode has no o\+x' "check: says the other class decided"
-run "$uc" check sys_nice --user root
-status_is 0 "check: root holds it (exit 0)"
-contains "$out" 'root does not hold sys_nice through usercaps' "check root: not through usercaps"
+expect 0 '^ucalice holds sys_nice through usercaps: .*group ucaudio \(a supplementary group\), so the group class decides' "check: ucalice holds sys_nice (exit 0)" "$uc" check sys_nice --user ucalice
+expect 1 'the other class decides, and the mode has no o\+x' "check: ucbob does not hold sys_nice (exit 1)" "$uc" check sys_nice --user ucbob
+expect 0 'root does not hold sys_nice through usercaps' "check: root holds it (exit 0)" "$uc" check sys_nice --user root
 contains "$out" 'root holds sys_nice anyway' "check root: but through its own sets"
 run prlimit --memlock=0:0 --rtprio=0:0 --nofile=64:128 setpriv --reuid ucalice --regid ucalice --init-groups "$probe"
 contains "$out" '^nice=ok fifo=ok ' "check agrees with the kernel: ucalice (login groups) may nice and SCHED_FIFO"
@@ -116,22 +117,18 @@ run prlimit --memlock=0:0 --rtprio=0:0 --nofile=64:128 setpriv --reuid ucbob --r
 contains "$out" '^nice=EACCES fifo=EPERM ' "check agrees with the kernel: ucbob may not"
 
 for spelling in CAP_IPC_LOCK cap_ipc_lock Ipc_Lock ipc_lock; do
-	run "$uc" grant "$spelling" --user ucbob
-	status_is 0 "grant accepts the spelling $spelling"
+	expect 0 '' "grant accepts the spelling $spelling" "$uc" grant "$spelling" --user ucbob
 done
 is "$(cap_line ipc_lock)" "ipc_lock owner=2002 group=29 mode=0110 granted=owner,group" "grant --user: ucbob owns ipc_lock"
 run "$uc" check ipc_lock --user ucbob
 contains "$out" '^ucbob holds ipc_lock through usercaps: ucbob owns the file, so the owner class decides' "check: the owner class"
-run "$uc" grant sys_time --other
-status_is 0 "grant sys_time --other"
+expect 0 '' "grant sys_time --other" "$uc" grant sys_time --other
 is "$(cap_line sys_time)" "sys_time owner=0 group=0 mode=0101 granted=other" "grant --other: o+x"
 run "$uc" revoke sys_time --other
 is "$rc:$(cap_line sys_time)" "0:sys_time owner=0 group=0 mode=0100 granted=none" "revoke --other"
 run "$uc" revoke ipc_lock --user ucbob
 is "$rc:$(cap_line ipc_lock)" "0:ipc_lock owner=0 group=29 mode=0110 granted=group" "revoke --user: owner back to root"
-run "$uc" revoke ipc_lock --group ucaudio
-status_is 0 "revoke of what is not granted exits 0"
-contains "$out" 'ipc_lock is not granted to group ucaudio: nothing to revoke' "... and says so"
+expect 0 'ipc_lock is not granted to group ucaudio: nothing to revoke' "revoke of what is not granted exits 0" "$uc" revoke ipc_lock --group ucaudio
 run "$uc" revoke ipc_lock --group audio
 is "$rc:$(cap_line ipc_lock)" "0:ipc_lock owner=0 group=0 mode=0100 granted=none" "revoke --group"
 run "$uc" revoke sys_resource
@@ -139,62 +136,36 @@ is "$rc:$(cap_line sys_resource)" "0:sys_resource owner=0 group=0 mode=0100 gran
 
 # Errors
 before=$(cat "$policy/grants")
-run "$uc" grant sys_nicer --group audio
-status_is 3 "unknown capability: exit 3"
-contains "$out" "unknown capability 'sys_nicer'" "unknown capability: says which"
-run "$uc" check cap_cap_sys_nice
-status_is 3 "cap_cap_sys_nice is unknown"
-run "$uc" grant sys_nice --user no-such-user
-status_is 4 "unknown user: exit 4"
-contains "$out" "unknown user 'no-such-user'" "unknown user: says which"
-run "$uc" grant sys_nice --group no-such-group
-status_is 4 "unknown group: exit 4"
-run "$uc" check sys_nice --user no-such-user
-status_is 4 "check: unknown user: exit 4"
-run "$uc" grant sys_nice
-status_is 2 "grant without a target: exit 2"
-run "$uc" grant sys_nice --user root
-status_is 2 "grant to user root: exit 2"
-run "$uc" revoke sys_nice --user ucbob --group audio
-status_is 2 "two targets: exit 2"
-run "$uc" frobnicate
-status_is 2 "unknown command: exit 2"
-run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" grant ipc_lock --group audio
-status_is 5 "grant as uid 2001: exit 5"
-contains "$out" 'changing the policy needs root' "not root: says so"
-run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" apply "$conf"
-status_is 5 "apply as uid 2001: exit 5"
-run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" list
-status_is 0 "list as uid 2001 works"
-run setpriv --reuid 2001 --regid 2001 --clear-groups "$uc" apply --dry-run "$conf"
-status_is 0 "apply --dry-run as uid 2001 works"
-contains "$out" '^ipc_lock: root:root 0100 -> root:audio 0110$' "apply --dry-run: shows the change"
-run "$uc" grant sys_admin --group ucaudio
-status_is 7 "grant sys_admin without --force: exit 7"
-contains "$out" 'refusing to grant sys_admin without --force: its holder .*root-equivalent' "... says why"
+expect 3 "unknown capability 'sys_nicer'" "unknown capability: exit 3" "$uc" grant sys_nicer --group audio
+expect 3 "unknown capability 'cap_cap_sys_nice'" "cap_cap_sys_nice is unknown" "$uc" check cap_cap_sys_nice
+expect 4 "unknown user 'no-such-user'" "unknown user: exit 4" "$uc" grant sys_nice --user no-such-user
+expect 4 "unknown group 'no-such-group'" "unknown group: exit 4" "$uc" grant sys_nice --group no-such-group
+expect 4 "unknown user 'no-such-user'" "check: unknown user: exit 4" "$uc" check sys_nice --user no-such-user
+expect 2 'grant needs --user, --group or --other' "grant without a target: exit 2" "$uc" grant sys_nice
+expect 2 "user root: .*owner bit of a root-owned file never grants" "grant to user root: exit 2" "$uc" grant sys_nice --user root
+expect 2 'one of --user, --group, --other at most' "two targets: exit 2" "$uc" revoke sys_nice --user ucbob --group audio
+expect 2 'unknown COMMAND' "unknown command: exit 2" "$uc" frobnicate
+expect 5 'changing the policy needs root' "grant as uid 2001: exit 5" "${as_uid_2001[@]}" "$uc" grant ipc_lock --group audio
+expect 5 'changing the policy needs root' "apply as uid 2001: exit 5" "${as_uid_2001[@]}" "$uc" apply "$conf"
+expect 0 '' "list as uid 2001 works" "${as_uid_2001[@]}" "$uc" list
+expect 0 '^ipc_lock: root:root 0100 -> root:audio 0110$' "apply --dry-run as uid 2001 works" "${as_uid_2001[@]}" "$uc" apply --dry-run "$conf"
+expect 7 'refusing to grant sys_admin without --force: its holder .*root-equivalent' "grant sys_admin without --force: exit 7" "$uc" grant sys_admin --group ucaudio
 run "$uc" grant CAP_FOWNER --user ucbob
 contains "$rc:$out" '^7:.*fowner.*rewrites this policy' "grant fowner: refused, it rewrites this policy"
 is "$(cat "$policy/grants")" "$before" "refused and failed commands changed nothing"
-run "$uc" grant sys_admin --group ucaudio --force
-status_is 0 "grant sys_admin --force: exit 0"
-contains "$out" 'warning: granting sys_admin' "... with a warning"
+expect 0 'warning: granting sys_admin' "grant sys_admin --force: exit 0" "$uc" grant sys_admin --group ucaudio --force
 is "$(cap_line sys_admin)" "sys_admin owner=0 group=2000 mode=0110 granted=group" "... and granted"
-run "$uc" revoke sys_admin
-status_is 0 "revoke sys_admin"
+expect 0 '' "revoke sys_admin" "$uc" revoke sys_admin
 
 # apply: all or nothing
 run "$uc" show-config
 saved=$out
 before=$(cat "$policy/grants")
 printf '%s\n' '# good lines first' 'ipc_lock group ucaudio' 'sys_time user ucbob' 'sys_nice grup audio' >/tmp/bad-last.conf
-run "$uc" apply /tmp/bad-last.conf
-status_is 8 "apply: a bad last line: exit 8"
-contains "$out" '^usercapsctl: /tmp/bad-last.conf:4: expected' "apply: names the file and line"
+expect 8 '^usercapsctl: /tmp/bad-last.conf:4: expected' "apply: a bad last line: exit 8" "$uc" apply /tmp/bad-last.conf
 is "$(cat "$policy/grants")" "$before" "apply: a bad last line leaves the policy exactly as before"
 printf '%s\n' 'ipc_lock group nosuchgroup' 'bogus_cap user ucbob' 'sys_nice group audio extra' 'sys_nice group ucaudio' 'sys_nice group audio' 'sys_admin group audio' 'sys_module group audio force' >/tmp/many-bad.conf
-run "$uc" apply /tmp/many-bad.conf
-status_is 4 "apply: exit status of the first error (unknown group)"
-contains "$out" 'many-bad.conf:1: unknown group' "apply: line 1, unknown group"
+expect 4 'many-bad.conf:1: unknown group' "apply: exit status of the first error (unknown group)" "$uc" apply /tmp/many-bad.conf
 contains "$out" "many-bad.conf:2: unknown capability 'bogus_cap'" "apply: line 2, unknown capability"
 contains "$out" "many-bad.conf:3: 'sys_nice group' takes one name" "apply: line 3, extra word"
 contains "$out" 'many-bad.conf:5: sys_nice already has a group on line 4' "apply: line 5, second group"
@@ -207,9 +178,7 @@ is "$(cat "$policy/grants")" "$before" "apply: many bad lines change nothing"
 	mount -o remount,bind,ro "$policy/sys_time"
 ok $? "make sys_time read-only with a bind mount"
 printf '%s\n' 'sys_nice group ucbob' 'sys_time group ucbob' >/tmp/partway.conf
-run "$uc" apply /tmp/partway.conf
-status_is 9 "apply: a change that fails part-way: exit 9"
-contains "$out" 'sys_time: Read-only file system' "... names the file and error"
+expect 9 'sys_time: Read-only file system' "apply: a change that fails part-way: exit 9" "$uc" apply /tmp/partway.conf
 contains "$out" 'rolled back: the policy is as it was before' "... and rolls back"
 umount "$policy/sys_time"
 is "$(cat "$policy/grants")" "$before" "apply: after the failure the policy is exactly as before"
@@ -219,8 +188,7 @@ printf '# nothing\n' >/tmp/empty.conf
 run "$uc" apply /tmp/empty.conf
 is "$rc:$(cat "$policy/grants")" "0:" "apply of a file with no grants resets everything"
 printf '%s\n' "$saved" >/tmp/saved.conf
-run "$uc" apply /tmp/saved.conf
-status_is 0 "apply of show-config's output"
+expect 0 '' "apply of show-config's output" "$uc" apply /tmp/saved.conf
 is "$(cat "$policy/grants")" "$before" "show-config -> apply round-trips the kernel's state"
 run "$uc" show-config
 is "$out" "$saved" "show-config after apply is the same file"

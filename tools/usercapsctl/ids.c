@@ -32,26 +32,43 @@ static bool uc_parse_id(const char *s, unsigned int *id)
 	return true;
 }
 
-int uc_user_lookup(const char *s, uid_t *uid)
+/* The passwd or group entry's name of @id, or NULL if it has none. */
+const char *uc_id_entry(enum uc_class class, unsigned int id)
 {
-	struct passwd *pw = getpwnam(s);
+	struct passwd *pw;
+	struct group *gr;
 
-	if (pw)
-		*uid = pw->pw_uid;
-	else if (!uc_parse_id(s, uid))
-		return UC_EXIT_UNKNOWN_ID;
-	return UC_EXIT_OK;
+	if (class == UC_USER) {
+		pw = getpwuid(id);
+		return pw ? pw->pw_name : NULL;
+	}
+	gr = getgrgid(id);
+	return gr ? gr->gr_name : NULL;
 }
 
-int uc_group_lookup(const char *s, gid_t *gid)
+static bool uc_id_by_name(enum uc_class class, const char *s, unsigned int *id)
 {
-	struct group *gr = getgrnam(s);
+	struct passwd *pw;
+	struct group *gr;
 
+	if (class == UC_USER) {
+		pw = getpwnam(s);
+		if (pw)
+			*id = pw->pw_uid;
+		return pw;
+	}
+	gr = getgrnam(s);
 	if (gr)
-		*gid = gr->gr_gid;
-	else if (!uc_parse_id(s, gid))
-		return UC_EXIT_UNKNOWN_ID;
-	return UC_EXIT_OK;
+		*id = gr->gr_gid;
+	return gr;
+}
+
+/* A user (UC_USER) or group (UC_GROUP) by name or number. */
+int uc_id_lookup(enum uc_class class, const char *s, unsigned int *id)
+{
+	if (uc_id_by_name(class, s, id) || uc_parse_id(s, id))
+		return UC_EXIT_OK;
+	return UC_EXIT_UNKNOWN_ID;
 }
 
 /**
@@ -71,7 +88,7 @@ int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 	t->id = 0;
 	switch (class) {
 	case UC_USER:
-		if (uc_user_lookup(s, &t->id))
+		if (uc_id_lookup(UC_USER, s, &t->id))
 			return uc_err(UC_EXIT_UNKNOWN_ID, "%sunknown user '%s'", where, s);
 		if (t->id == 0)
 			return uc_err(UC_EXIT_USAGE,
@@ -79,7 +96,7 @@ int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 				      where, s);
 		break;
 	case UC_GROUP:
-		if (uc_group_lookup(s, &t->id))
+		if (uc_id_lookup(UC_GROUP, s, &t->id))
 			return uc_err(UC_EXIT_UNKNOWN_ID, "%sunknown group '%s'", where, s);
 		break;
 	case UC_OTHER:
@@ -97,29 +114,27 @@ static char *uc_name_buf(void)
 	return bufs[next++ % 4];
 }
 
-/* The user's name, or its number if it has no entry. */
-const char *uc_user_name(uid_t uid)
+/* The name of a user or group id, or its number if it has none. */
+static const char *uc_id_name(enum uc_class class, unsigned int id)
 {
-	struct passwd *pw = getpwuid(uid);
+	const char *name = uc_id_entry(class, id);
 	char *buf = uc_name_buf();
 
-	if (pw)
-		snprintf(buf, 64, "%s", pw->pw_name);
+	if (name)
+		snprintf(buf, 64, "%s", name);
 	else
-		snprintf(buf, 64, "%u", uid);
+		snprintf(buf, 64, "%u", id);
 	return buf;
+}
+
+const char *uc_user_name(uid_t uid)
+{
+	return uc_id_name(UC_USER, uid);
 }
 
 const char *uc_group_name(gid_t gid)
 {
-	struct group *gr = getgrgid(gid);
-	char *buf = uc_name_buf();
-
-	if (gr)
-		snprintf(buf, 64, "%s", gr->gr_name);
-	else
-		snprintf(buf, 64, "%u", gid);
-	return buf;
+	return uc_id_name(UC_GROUP, gid);
 }
 
 /* "user alice", "group audio" or "other", as a policy file says it. */

@@ -94,8 +94,6 @@ void uc_list_json(const struct uc_policy *p)
 	static const char *const classes[] = { "owner", "group", "other" };
 	static const unsigned int bits[] = { UC_OWNER_X, UC_GROUP_X, UC_OTHER_X };
 	const struct uc_entry *e;
-	struct passwd *pw;
-	struct group *gr;
 	const char *sep;
 	char *holders;
 	size_t cap, i;
@@ -105,12 +103,10 @@ void uc_list_json(const struct uc_policy *p)
 		e = &p->caps[cap].entry;
 		printf("%s\n  {\"name\": ", cap ? "," : "");
 		uc_json_string(p->caps[cap].name);
-		pw = getpwuid(e->owner);
 		printf(", \"owner\": %u", e->owner);
-		uc_json_name("owner_name", pw ? pw->pw_name : NULL);
-		gr = getgrgid(e->group);
+		uc_json_name("owner_name", uc_id_entry(UC_USER, e->owner));
 		printf(", \"group\": %u", e->group);
-		uc_json_name("group_name", gr ? gr->gr_name : NULL);
+		uc_json_name("group_name", uc_id_entry(UC_GROUP, e->group));
 		printf(", \"mode\": \"%04o\", \"granted\": [", e->mode);
 		sep = "";
 		for (i = 0; i < 3; i++) {
@@ -160,7 +156,7 @@ int uc_check(const struct uc_policy *p, int cap, const char *user)
 	bool held;
 	uid_t uid = getuid();
 
-	if (user && uc_user_lookup(user, &uid))
+	if (user && uc_id_lookup(UC_USER, user, &uid))
 		return uc_err(UC_EXIT_UNKNOWN_ID, "unknown user '%s'", user);
 	pw = getpwuid(uid);
 	if (pw) {

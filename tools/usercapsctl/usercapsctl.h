@@ -85,8 +85,8 @@ int uc_require_root(void);
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want);
 
 /* ids.c */
-int uc_user_lookup(const char *s, uid_t *uid);
-int uc_group_lookup(const char *s, gid_t *gid);
+const char *uc_id_entry(enum uc_class class, unsigned int id);
+int uc_id_lookup(enum uc_class class, const char *s, unsigned int *id);
 int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 		     const char *where);
 const char *uc_user_name(uid_t uid);
