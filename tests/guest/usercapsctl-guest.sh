@@ -63,7 +63,7 @@ expect() {
 
 as_uid_2001=(setpriv --reuid 2001 --regid 2001 --clear-groups)
 
-plan 89
+plan 75
 
 is "$rc" 0 "boot: the unit's ExecStart ($exec_start) exits 0"
 [ "$rc" = 0 ] || printf '%s\n' "$boot_out" | sed 's/^/#     /'
