@@ -6,7 +6,7 @@
  * Each workload is a syscall that reaches capable() for one capability at
  * every call (ioprio and mlock reach it more than once, see the table).
  * The loop is timed with CLOCK_MONOTONIC as a whole (ns/op), or call by
- * call (--latency: percentiles and a histogram). Every call's result is
+ * call (--latency: percentiles and a CDF). Every call's result is
  * checked against --expect: a benchmark of the wrong path (a denial where
  * a grant was meant, a grant that came from the effective set where the
  * LSM was meant to grant it) is worse than none, so capbench stops at the
@@ -264,26 +264,22 @@ static uint32_t percentile(const uint32_t *sorted, unsigned long n, double p)
 	return sorted[rank - 1];
 }
 
-/* Log2 buckets [2^k, 2^(k+1)) ns of the sorted samples, one line each. */
-static void write_histogram(FILE *f, const char *workload, const char *config, unsigned int repeat,
-			    const uint32_t *sorted, unsigned long n)
+/*
+ * The distribution of the sorted samples as quantile points, one line
+ * each: every percent, then the tail to the maximum, so that a CDF plot
+ * shows both the body and the rare slow calls.
+ */
+static void write_cdf(FILE *f, const char *workload, const char *config, unsigned int repeat,
+		      const uint32_t *sorted, unsigned long n)
 {
-	unsigned long i = 0;
+	static const double tail[] = { 99.5, 99.9, 99.95, 99.99, 100 };
 
-	while (i < n) {
-		uint64_t lo = 1, count = 0;
-
-		while (lo * 2 <= sorted[i])
-			lo *= 2;
-		if (sorted[i] == 0)
-			lo = 0;
-		while (i < n && (lo == 0 ? sorted[i] == 0 : sorted[i] < lo * 2)) {
-			count++;
-			i++;
-		}
-		fprintf(f, "%s %s %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			workload, config, repeat, lo, lo ? lo * 2 : 1, count);
-	}
+	for (int p = 1; p <= 99; p++)
+		fprintf(f, "%s %s %u %.2f %u\n", workload, config, repeat, p / 100.0,
+			percentile(sorted, n, p));
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		fprintf(f, "%s %s %u %.4f %u\n", workload, config, repeat, tail[i] / 100,
+			percentile(sorted, n, tail[i]));
 }
 
 static void usage(FILE *f)
@@ -310,7 +306,7 @@ static void usage(FILE *f)
 		"  -t, --target PID    the process kill() signals (default 1); it must share no\n"
 		"                      uid with this one\n"
 		"  -l, --latency       time each call: p50/p90/p99/p99.9/max instead of ns/op\n"
-		"      --histogram F   with --latency, append log2 buckets to file F\n"
+		"      --cdf F         with --latency, append the distribution to file F\n"
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
 		"      --list          print each workload and its capability file, and exit\n"
 		"  -h, --help          this text\n"
@@ -318,7 +314,7 @@ static void usage(FILE *f)
 		"--format=simple rows (after '#' comment lines):\n"
 		"  ns/op:   workload config repeat iterations total_ns ns_per_op\n"
 		"  latency: workload config repeat iterations p50 p90 p99 p99.9 max (ns)\n"
-		"--histogram rows: workload config repeat bucket_lo_ns bucket_hi_ns count\n");
+		"--cdf rows: workload config repeat quantile ns (0.01 ... 1: the maximum)\n");
 }
 
 static unsigned long parse_count(const char *opt, const char *s, unsigned long min)
@@ -344,7 +340,7 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "target", required_argument, NULL, 't' },
 		{ "latency", no_argument, NULL, 'l' },
-		{ "histogram", required_argument, NULL, 'H' },
+		{ "cdf", required_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -352,11 +348,11 @@ int main(int argc, char **argv)
 	};
 	unsigned long iterations = 100000, repeats = 3, warmup = ULONG_MAX;
 	enum expect expect = EXPECT_ALLOW;
-	const char *config = "-", *effective = NULL, *histogram = NULL;
+	const char *config = "-", *effective = NULL, *cdf_path = NULL;
 	bool latency = false, simple = false;
 	const struct workload *w;
 	uint32_t *samples = NULL;
-	FILE *hist = NULL;
+	FILE *cdf = NULL;
 	uint64_t eff;
 	int opt, want;
 
@@ -368,7 +364,7 @@ int main(int argc, char **argv)
 		case 't': kill_target = parse_count("--target", optarg, 1); break;
 		case 'c': config = optarg; break;
 		case 'l': latency = true; break;
-		case 'H': histogram = optarg; break;
+		case 'H': cdf_path = optarg; break;
 		case 'E':
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
 				die("--effective takes yes or no, not '%s'", optarg);
@@ -403,8 +399,8 @@ int main(int argc, char **argv)
 	w = find_workload(argv[optind]);
 	if (!w)
 		die("no workload '%s' (see --help)", argv[optind]);
-	if (histogram && !latency)
-		die("--histogram needs --latency");
+	if (cdf_path && !latency)
+		die("--cdf needs --latency");
 	if (warmup == ULONG_MAX)
 		warmup = iterations / 10;
 
@@ -420,10 +416,10 @@ int main(int argc, char **argv)
 		if (!samples)
 			die("no memory for %lu samples", iterations);
 	}
-	if (histogram) {
-		hist = fopen(histogram, "a");
-		if (!hist)
-			die("%s: %s", histogram, strerror(errno));
+	if (cdf_path) {
+		cdf = fopen(cdf_path, "a");
+		if (!cdf)
+			die("%s: %s", cdf_path, strerror(errno));
 	}
 
 	printf("# Running 'capable/%s' benchmark:\n", w->name);
@@ -495,12 +491,12 @@ int main(int argc, char **argv)
 				       percentile(samples, iterations, 99),
 				       percentile(samples, iterations, 99.9),
 				       samples[iterations - 1]);
-			if (hist)
-				write_histogram(hist, w->name, config, rep, samples, iterations);
+			if (cdf)
+				write_cdf(cdf, w->name, config, rep, samples, iterations);
 		}
 		fflush(stdout);
 	}
-	if (hist && fclose(hist))
-		die("%s: %s", histogram, strerror(errno));
+	if (cdf && fclose(cdf))
+		die("%s: %s", cdf_path, strerror(errno));
 	return 0;
 }

@@ -1,5 +1,6 @@
 # bench/plot.gp - the plots of one mode of a summary.csv (run by bench/plot,
-# which sets: csv, mode, outbase, what, configs, workloads, ratio_configs).
+# which sets: dir, csv, mode, outbase, what, configs, workloads,
+# ratio_configs).
 #
 # x positions: one group per workload, one slot per configuration in it.
 set datafile separator ','
@@ -7,7 +8,6 @@ set datafile commentschars '#'
 
 nconf = words(configs)
 nwork = words(workloads)
-index_of(list, s) = sum [i=1:words(list)] (word(list, i) eq s ? i : 0)
 slot(w, c, list) = (index_of(workloads, w) - 1) * (words(list) + 1) + index_of(list, c)
 
 set xtics () nomirror
@@ -20,12 +20,11 @@ set grid ytics
 set style fill solid 0.8 border -1
 set boxwidth 0.8
 # One colour per configuration, the same in both plots.
-array colours[9] = ["#9467bd", "#2ca02c", "#1f77b4", "#ff7f0e", "#bcbd22", "#8c564b", \
-	"#d62728", "#e377c2", "#17becf"]
-do for [i=1:9] { set linetype i lc rgb colours[i] }
+load dir . 'palette.gp'
 
-# Only the rows of this mode; the others plot nothing.
-of_mode(v) = strcol(3) eq mode ? v : NaN
+# Only the plain rows of this mode (not the groups or storm variants);
+# the others plot nothing.
+of_mode(v) = (strcol(3) eq mode && strcol(14) eq "-") ? v : NaN
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
@@ -39,7 +38,7 @@ do for [fmt in "png svg"] {
 	set logscale y
 	plot for [c=1:nconf] csv using \
 		(strcol(2) eq word(configs, c) ? slot(strcol(1), strcol(2), configs) : NaN):(of_mode($8)) \
-		with boxes lt c title word(configs, c), \
+		with boxes lt config_lt(word(configs, c)) title word(configs, c), \
 		csv using \
 		(slot(strcol(1), strcol(2), configs)):(of_mode($8)):(of_mode($7)):(of_mode($9)) \
 		with yerrorbars lc rgb "black" pt 0 notitle
@@ -57,7 +56,7 @@ do for [fmt in "png svg"] {
 	set xzeroaxis lt -1
 	plot for [c=1:words(ratio_configs)] csv using \
 		(strcol(2) eq word(ratio_configs, c) ? slot(strcol(1), strcol(2), ratio_configs) : NaN):(of_mode(($12 - 1) * 100)) \
-		with boxes lt index_of(configs, word(ratio_configs, c)) title word(ratio_configs, c)
+		with boxes lt config_lt(word(ratio_configs, c)) title word(ratio_configs, c)
 	unset xzeroaxis
 	set xrange [0:nwork * (nconf + 1)]
 	set xtics ()

@@ -1,0 +1,31 @@
+# bench/groups.gp - kill's ns/op against the number of supplementary groups
+# (run by bench/plot, which sets: dir, csv, outbase, what, configs).
+set datafile separator ','
+set datafile commentschars '#'
+
+set logscale x 2
+set xlabel "supplementary groups of the caller"
+set ylabel "ns per kill(2) (median, min-max bars)"
+set key outside right top vertical
+set grid xtics ytics
+set format x "%.0f"
+set xtics (1, 16, 256, 4096, 65536)
+set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
+load dir . 'palette.gp'
+
+# The icount rows of one configuration's "groups=N" variants, as
+# "N,median,min,max": only those, so that the points join up.
+rows_of(c) = sprintf("< awk -F, '$2 == \"%s\" && $3 == \"icount\" && $14 ~ /^groups=/ " . \
+	"{ sub(/groups=/, \"\", $14); print $14 \",\" $8 \",\" $7 \",\" $9 }' '%s'", c, csv)
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size 1200,650 font ",10"
+	} else {
+		set terminal svg size 1200,650 font ",10" dynamic
+	}
+	set output outbase . "groups-icount." . fmt
+	set title "kill(2) needing CAP\\_KILL, against the caller's supplementary groups\n" . what
+	plot for [i=1:words(configs)] rows_of(word(configs, i)) using 1:2:3:4 \
+		with yerrorlines lt config_lt(word(configs, i)) title word(configs, i)
+}
