@@ -1,6 +1,6 @@
 #!/bin/bash
 # The kernel's own tools/testing/selftests/capabilities (test_execve and
-# validate_cap) in three boots: usercaps naive, usercaps cached, and usercaps
+# validate_cap) in four boots: usercaps naive, cached and percred, and usercaps
 # left out of lsm=. It must pass in each.
 set -eu
 . "$(dirname "$0")/guest-lib.sh"
@@ -15,7 +15,7 @@ build_guest_tests
 # shellcheck disable=SC2016 # $1 is for the guest's sh
 guest_command='if [ -d /sys/kernel/security/usercaps ]; then echo "usercaps: on"; else echo "usercaps: off"; fi; cp -r "$1" /tmp/capabilities && cd /tmp/capabilities && exec ./test_execve'
 
-for boot in naive cached stock; do
+for boot in naive cached percred stock; do
 	case "$boot" in
 	stock) append="lsm=$lsm_stock" want=off ;;
 	*) append="lsm=$lsm_usercaps usercaps.mode=$boot" want=on ;;

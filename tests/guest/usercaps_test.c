@@ -4,7 +4,7 @@
  * checked through capable()-gated syscalls made by unprivileged children.
  *
  * Runs as root in a guest booted with usercaps in lsm=. USERCAPS_MODE
- * (naive or cached) names the variant the kernel was booted with.
+ * (naive, cached or percred) names the variant the kernel was booted with.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -15,10 +15,12 @@
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -446,19 +448,25 @@ TEST_F(usercaps, mode_and_grants_are_read_only)
 
 TEST_F(usercaps, mode_names_the_expected_variant)
 {
+	static const char *const modes[] = { "naive", "cached", "percred" };
 	const char *want = getenv("USERCAPS_MODE");
-	const char *expected = NULL;
-	char text[64];
+	char expected[64] = "", text[64];
+	bool known = false;
+	size_t i;
 
 	ASSERT_NE(NULL, want) {
-		TH_LOG("set USERCAPS_MODE to the variant booted: naive or cached");
+		TH_LOG("set USERCAPS_MODE to the variant booted: naive, cached or percred");
 	}
-	if (!strcmp(want, "naive"))
-		expected = "[naive] cached\n";
-	else if (!strcmp(want, "cached"))
-		expected = "naive [cached]\n";
-	ASSERT_NE(NULL, expected) {
-		TH_LOG("USERCAPS_MODE is '%s', not naive or cached", want);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		bool active = !strcmp(want, modes[i]);
+
+		snprintf(expected + strlen(expected), sizeof(expected) - strlen(expected),
+			 active ? "%s[%s]" : "%s%s", i ? " " : "", modes[i]);
+		known |= active;
+	}
+	strcat(expected, "\n");
+	ASSERT_TRUE(known) {
+		TH_LOG("USERCAPS_MODE is '%s', not naive, cached or percred", want);
 	}
 	ASSERT_LT(0, read_text(USERCAPS_DIR "/mode", text, sizeof(text)));
 	EXPECT_STREQ(expected, text);
@@ -564,6 +572,97 @@ TEST_F(usercaps, revocation_takes_effect_on_next_call)
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_OUTCOME(EPERM, WEXITSTATUS(status),
 		       "kill(1, 0) by the same process after chmod g-x");
+}
+
+/* What a flip of the policy and the reader's check of it share. */
+struct flip_board {
+	int seq;		/* the last flip done; -1: stop */
+	int expect;		/* the outcome flip @seq must give */
+	int acked;		/* the last flip the reader checked */
+	int stale;		/* checks that did not see the flip before them */
+};
+
+#define FLIPS 400
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * The reader: after each flip, one check, which must see it. Between
+ * flips it keeps checking, so that its credential's cached decision is
+ * warm when the next flip lands.
+ */
+static int flip_reader(struct flip_board *board, int cpu)
+{
+	int seen = 0, seq;
+
+	if (pin_to_cpu(cpu))
+		return child_fail("sched_setaffinity");
+	if (become(&member))
+		return CHILD_SETUP_FAILED;
+	for (;;) {
+		seq = __atomic_load_n(&board->seq, __ATOMIC_ACQUIRE);
+		if (seq < 0)
+			return 0;
+		if (seq == seen) {
+			probe_kill_init(NULL);
+			continue;
+		}
+		if (probe_kill_init(NULL) != board->expect)
+			board->stale++;
+		seen = seq;
+		__atomic_store_n(&board->acked, seq, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * A policy change is seen by the next check on another CPU: the writer
+ * flips the grant of CAP_KILL on one CPU and then tells the reader, pinned
+ * to another, which checks once. No check may see the policy from before.
+ */
+TEST_F(usercaps, flip_seen_by_next_check_on_other_cpu)
+{
+	struct flip_board *board;
+	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), flip, status;
+	pid_t pid;
+
+	if (ncpus < 2)
+		SKIP(return, "needs 2 CPUs, the guest has %d", ncpus);
+	board = mmap(NULL, sizeof(*board), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, board);
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(flip_reader(board, 1));
+	ASSERT_EQ(0, pin_to_cpu(0));
+	for (flip = 1; flip <= FLIPS; flip++) {
+		ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, flip & 1 ? 0110 : 0100));
+		board->expect = flip & 1 ? 0 : EPERM;
+		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&board->acked, __ATOMIC_ACQUIRE) != flip)
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				break;
+		ASSERT_EQ(flip, board->acked) {
+			TH_LOG("the reader exited: %s", outcome(WEXITSTATUS(status)));
+		}
+	}
+	__atomic_store_n(&board->seq, -1, __ATOMIC_RELEASE);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_OUTCOME(0, WIFEXITED(status) ? WEXITSTATUS(status) : 256, "the reader");
+	EXPECT_EQ(0, board->stale) {
+		TH_LOG("%d of %d checks on CPU 1 did not see the flip made on CPU 0 before them",
+		       board->stale, FLIPS);
+	}
+	munmap(board, sizeof(*board));
 }
 
 TEST_F(usercaps, user_outside_group_refused)

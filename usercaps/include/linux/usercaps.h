@@ -10,28 +10,91 @@
 #ifndef _LINUX_USERCAPS_H
 #define _LINUX_USERCAPS_H
 
+#include <linux/bits.h>
+#include <linux/capability.h>
+#include <linux/compiler.h>
+#include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/jump_label.h>
-
-struct cred;
+#include <linux/types.h>
 
 #ifdef CONFIG_SECURITY_USERCAPS
 
+/**
+ * struct usercaps_cred_cache - What the policy grants one credential
+ * @generation: The policy generation @granted was computed for; 0 before
+ *              the first check, USERCAPS_CACHE_BUSY while being filled
+ * @granted: Bit CAP_* set if the policy grants that capability
+ *
+ * Lives in the credential's LSM blob, in percred mode only. A credential
+ * never changes, so its decisions change only with the policy: one load
+ * of the generation tells whether they still hold.
+ */
+struct usercaps_cred_cache {
+	u64 generation;
+	u64 granted;
+};
+
+#define USERCAPS_CACHE_BUSY	U64_MAX
+
 DECLARE_STATIC_KEY_FALSE(usercaps_enabled);
+DECLARE_STATIC_KEY_FALSE(usercaps_percred);
+
+extern u8 usercaps_may_grant[CAP_LAST_CAP + 1];
+extern u64 usercaps_generation;
+extern unsigned int usercaps_cred_offset;
 
 int usercaps_cred_capable(const struct cred *cred, int cap);
+int usercaps_percred_fill(const struct cred *cred, int cap);
+
+/**
+ * usercaps_percred_capable - Ask the credential's decision cache
+ * @cred: The credential being checked
+ * @cap: The capability, not in @cred's effective set
+ *
+ * A capability that nobody holds through usercaps is refused at the first
+ * test, before any call or RCU read section. Otherwise the decisions cached
+ * for the current policy generation answer; anything else is left to
+ * usercaps_percred_fill(). A fill that races with this read stores the
+ * decisions of a newer generation (see usercaps_percred_fill()), which a
+ * check concurrent with that policy change may return as well: a cached
+ * decision is never older than its generation.
+ *
+ * Return: 0 if usercaps grants @cap to @cred, -EPERM otherwise.
+ */
+static __always_inline int usercaps_percred_capable(const struct cred *cred,
+						    int cap)
+{
+	const struct usercaps_cred_cache *cache;
+	u64 generation, granted;
+
+	if (likely(!READ_ONCE(usercaps_may_grant[cap])))
+		return -EPERM;
+	cache = cred->security + usercaps_cred_offset;
+	generation = READ_ONCE(cache->generation);
+	if (unlikely(generation != READ_ONCE(usercaps_generation)))
+		return usercaps_percred_fill(cred, cap);
+	/* Pairs with the release of the generation in the fill. */
+	smp_rmb();
+	granted = READ_ONCE(cache->granted);
+	return granted & BIT_ULL(cap) ? 0 : -EPERM;
+}
 
 /**
  * usercaps_capable - Ask usercaps for a capability commoncap refused
  * @cred: The credential being checked (not necessarily current's)
  * @cap: The capability, not in @cred's effective set
  *
- * Costs a patched-out jump unless usercaps is enabled with lsm=.
+ * Costs two patched-out jumps unless usercaps is enabled with lsm=. In
+ * percred mode the decision is inline; the naive and cached modes call
+ * out of line.
  *
  * Return: 0 if usercaps grants @cap to @cred, -EPERM otherwise.
  */
-static inline int usercaps_capable(const struct cred *cred, int cap)
+static __always_inline int usercaps_capable(const struct cred *cred, int cap)
 {
+	if (static_branch_unlikely(&usercaps_percred))
+		return usercaps_percred_capable(cred, cap);
 	if (static_branch_unlikely(&usercaps_enabled))
 		return usercaps_cred_capable(cred, cap);
 	return -EPERM;

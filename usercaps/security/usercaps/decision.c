@@ -97,3 +97,28 @@ bool usercaps_entry_is_default(const struct usercaps_entry *entry)
 	       gid_eq(entry->group, GLOBAL_ROOT_GID) &&
 	       entry->mode == USERCAPS_DEFAULT_MODE;
 }
+
+/**
+ * usercaps_cred_granted - Every capability a policy grants a credential
+ * @caps: Owner, group and mode of every capability's file, by CAP_*
+ * @cred: The credential
+ *
+ * What percred mode caches: for each capability, what a check of it by
+ * usercaps_cred_eligible() and usercaps_entry_grants() would decide.
+ *
+ * Return: bit CAP_* set for each capability granted to @cred.
+ */
+u64 usercaps_cred_granted(const struct usercaps_entry *caps,
+			  const struct cred *cred)
+{
+	u64 granted = 0;
+	int cap;
+
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++)
+		if (usercaps_grantees(&caps[cap]) &&
+		    usercaps_cred_eligible(cred, cap) &&
+		    usercaps_entry_grants(&caps[cap], cred->fsuid, cred->fsgid,
+					  cred->group_info))
+			granted |= BIT_ULL(cap);
+	return granted;
+}

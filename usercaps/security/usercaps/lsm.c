@@ -5,8 +5,8 @@
  * usercaps registers no security hook: a stacked LSM can only refuse, and
  * usercaps grants, through usercaps_capable() in cap_capable(). Being an
  * LSM gives it what it needs besides: enabling with lsm=, a place in
- * /sys/kernel/security/lsm, and an init that runs before any policy file
- * exists.
+ * /sys/kernel/security/lsm, an init that runs before any policy file
+ * exists, and a blob in every credential for percred mode's cache.
  */
 
 #define pr_fmt(fmt) "usercaps: " fmt
@@ -27,9 +27,19 @@ bool usercaps_initialized __ro_after_init;
 const char *const usercaps_mode_names[USERCAPS_MODE_COUNT] = {
 	[USERCAPS_MODE_NAIVE] = "naive",
 	[USERCAPS_MODE_CACHED] = "cached",
+	[USERCAPS_MODE_PERCRED] = "percred",
 };
 
-enum usercaps_mode usercaps_mode __ro_after_init = USERCAPS_MODE_CACHED;
+enum usercaps_mode usercaps_mode __ro_after_init = USERCAPS_MODE_PERCRED;
+
+/*
+ * Only percred mode keeps anything in a credential: the other modes add
+ * no blob, and so no allocation to each new credential. usercaps.mode= is
+ * parsed before the LSMs' blobs are sized.
+ */
+static struct lsm_blob_sizes usercaps_blob_sizes __lsm_ro_after_init = {
+	.lbs_cred = sizeof(struct usercaps_cred_cache),
+};
 
 /**
  * usercaps_mode_set - Parse usercaps.mode=
@@ -48,6 +58,8 @@ static int usercaps_mode_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	*(enum usercaps_mode *)kp->arg = mode;
+	usercaps_blob_sizes.lbs_cred = mode == USERCAPS_MODE_PERCRED ?
+				       sizeof(struct usercaps_cred_cache) : 0;
 	return 0;
 }
 
@@ -61,14 +73,29 @@ static const struct kernel_param_ops usercaps_mode_ops = {
  * it.
  */
 module_param_cb(mode, &usercaps_mode_ops, &usercaps_mode, 0);
-MODULE_PARM_DESC(mode, "where checks read the policy: naive or cached (default)");
+MODULE_PARM_DESC(mode, "where checks read the policy: naive, cached or percred (default)");
+
+/**
+ * usercaps_enable - Let capability checks ask usercaps
+ *
+ * Called once the policy files exist. Enabling a static key patches every
+ * CPU's text, which orders everything set up before it before any check.
+ */
+void __init usercaps_enable(void)
+{
+	if (usercaps_mode == USERCAPS_MODE_PERCRED)
+		static_branch_enable(&usercaps_percred);
+	else
+		static_branch_enable(&usercaps_enabled);
+}
 
 /**
  * usercaps_cred_capable - Whether usercaps grants a capability
  * @cred: The credential being checked, not necessarily current's
  * @cap: A capability not in @cred's effective set
  *
- * Called by usercaps_capable() from cap_capable(), in any context.
+ * Called by usercaps_capable() from cap_capable(), in any context, in
+ * naive and cached modes.
  * A 0 return is handled as for a capability in the effective set:
  * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
  * nothing, so there is nothing more to do here.
@@ -105,6 +132,7 @@ static int __init usercaps_init(void)
 		return err;
 	/* No hooks, but this lists usercaps in /sys/kernel/security/lsm. */
 	security_add_hooks(NULL, 0, "usercaps");
+	usercaps_cred_offset = usercaps_blob_sizes.lbs_cred;
 	usercaps_initialized = true;
 	pr_info("initialized, %s mode\n", usercaps_mode_names[usercaps_mode]);
 	return 0;
@@ -113,4 +141,5 @@ static int __init usercaps_init(void)
 DEFINE_LSM(usercaps) = {
 	.name = "usercaps",
 	.init = usercaps_init,
+	.blobs = &usercaps_blob_sizes,
 };

@@ -4,7 +4,8 @@
  *
  * Owner, group and mode of each capability file, as a capability check
  * reads them: from the file's inode (naive mode) or from a table under
- * RCU that chmod and chown replace (cached mode).
+ * RCU that chmod and chown replace (cached mode, and percred mode when a
+ * credential's cached decisions are stale).
  */
 
 #define pr_fmt(fmt) "usercaps: " fmt
@@ -100,13 +101,32 @@ void usercaps_policy_get(int cap, struct usercaps_entry *entry)
 }
 
 /**
+ * usercaps_policy_granted - Every capability the policy grants a credential
+ * @cred: The credential
+ *
+ * Reads the table, whatever the mode; see usercaps_cred_granted().
+ *
+ * Return: bit CAP_* set for each capability granted to @cred.
+ */
+u64 usercaps_policy_granted(const struct cred *cred)
+{
+	u64 granted;
+
+	rcu_read_lock();
+	granted = usercaps_cred_granted(rcu_dereference(usercaps_table)->caps,
+					cred);
+	rcu_read_unlock();
+	return granted;
+}
+
+/**
  * usercaps_policy_setattr - Change a capability file and publish it
  * @mnt_userns: The idmapping of the mount, as for setattr_copy()
  * @cap: The capability
  * @inode: Its file's inode, locked by the caller
  * @attr: The change, already checked by setattr_prepare()
  *
- * The table is kept in both modes so that changing mode needs nothing
+ * The table is kept in every mode so that changing mode needs nothing
  * but a reboot. The copy is allocated before the inode changes, so that
  * on failure the file and the table still agree.
  *
@@ -134,6 +154,7 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 	new->caps[cap].group = inode->i_gid;
 	old = rcu_replace_pointer(usercaps_table, new,
 				  lockdep_is_held(&usercaps_table_lock));
+	usercaps_percred_publish(cap, &new->caps[cap]);
 	mutex_unlock(&usercaps_table_lock);
 
 	kfree_rcu(old, rcu);

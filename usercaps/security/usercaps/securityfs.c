@@ -220,8 +220,7 @@ static struct inode *__init usercaps_create_file(const char *name, umode_t mode,
  *
  * securityfs is ready only at fs_initcall, long after the LSM's init. Until
  * the files exist the policy is in its default state, which grants
- * nothing, so checks are enabled last; enabling the static key patches
- * every CPU's text, which orders the inodes' setup before any check.
+ * nothing, so checks are enabled last (see usercaps_enable()).
  *
  * Return: 0, or the error that left usercaps with no files and no checks.
  */
@@ -259,7 +258,7 @@ static int __init usercaps_init_securityfs(void)
 	if (IS_ERR(inode))
 		goto fail;
 
-	static_branch_enable(&usercaps_enabled);
+	usercaps_enable();
 	return 0;
 
 fail:

@@ -15,11 +15,14 @@
  * enum usercaps_mode - Where a capability check reads the policy from
  * @USERCAPS_MODE_NAIVE: The capability file's inode, at every check
  * @USERCAPS_MODE_CACHED: An RCU-protected copy, refreshed on chmod/chown
+ * @USERCAPS_MODE_PERCRED: The decisions cached in each credential, computed
+ *                         from that copy once per policy change
  * @USERCAPS_MODE_COUNT: Number of modes
  */
 enum usercaps_mode {
 	USERCAPS_MODE_NAIVE,
 	USERCAPS_MODE_CACHED,
+	USERCAPS_MODE_PERCRED,
 	USERCAPS_MODE_COUNT,
 };
 
@@ -47,17 +50,26 @@ struct usercaps_entry {
 #define USERCAPS_GRANTS_GROUP	BIT(1)
 #define USERCAPS_GRANTS_OTHER	BIT(2)
 
+/* lsm.c */
+void __init usercaps_enable(void);
+
 /* decision.c */
 bool usercaps_cred_eligible(const struct cred *cred, int cap);
 bool usercaps_entry_grants(const struct usercaps_entry *entry, kuid_t fsuid,
 			   kgid_t fsgid, const struct group_info *groups);
 unsigned int usercaps_grantees(const struct usercaps_entry *entry);
 bool usercaps_entry_is_default(const struct usercaps_entry *entry);
+u64 usercaps_cred_granted(const struct usercaps_entry *caps,
+			  const struct cred *cred);
+
+/* percred.c */
+void usercaps_percred_publish(int cap, const struct usercaps_entry *entry);
 
 /* policy.c */
 int __init usercaps_policy_init(void);
 void __init usercaps_policy_set_inode(int cap, struct inode *inode);
 void usercaps_policy_get(int cap, struct usercaps_entry *entry);
+u64 usercaps_policy_granted(const struct cred *cred);
 int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 			    struct inode *inode, struct iattr *attr);
 

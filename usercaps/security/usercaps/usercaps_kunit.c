@@ -181,6 +181,44 @@ static void usercaps_test_user_namespace(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, usercaps_cred_eligible(&cred, CAP_KILL));
 }
 
+/* The decisions percred mode caches are those of the checks one by one. */
+static void usercaps_test_cred_granted(struct kunit *test)
+{
+	struct usercaps_entry *caps = kunit_kcalloc(test, CAP_LAST_CAP + 1,
+						     sizeof(*caps), GFP_KERNEL);
+	struct cred cred = {
+		.user_ns = &init_user_ns,
+		.cap_bset = CAP_FULL_SET,
+		.fsuid = KUIDT_INIT(OWNER),
+		.fsgid = KGIDT_INIT(GROUP),
+	};
+	int cap;
+
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++)
+		caps[cap] = entry(ROOT, ROOT, USERCAPS_DEFAULT_MODE);
+	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred), 0ULL);
+
+	caps[CAP_KILL] = entry(ROOT, GROUP, 0110);
+	caps[CAP_SYS_NICE] = entry(OWNER, ROOT, 0100);
+	caps[CAP_IPC_LOCK] = entry(ROOT, ROOT, 0001);
+	caps[CAP_CHOWN] = entry(ROOT, OTHER_GROUP, 0010);
+	caps[CAP_SYS_ADMIN] = entry(OWNER, GROUP, 0011);
+	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred),
+			BIT_ULL(CAP_KILL) | BIT_ULL(CAP_SYS_NICE) |
+			BIT_ULL(CAP_IPC_LOCK));
+
+	cap_lower(cred.cap_bset, CAP_IPC_LOCK);
+	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred),
+			BIT_ULL(CAP_KILL) | BIT_ULL(CAP_SYS_NICE));
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++)
+		KUNIT_EXPECT_EQ(test,
+				!!(usercaps_cred_granted(caps, &cred) & BIT_ULL(cap)),
+				usercaps_cred_eligible(&cred, cap) &&
+				usercaps_entry_grants(&caps[cap], cred.fsuid,
+						      cred.fsgid, NULL));
+}
+
 static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_default_grants_nothing),
 	KUNIT_CASE(usercaps_test_owner),
@@ -194,6 +232,7 @@ static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_default_state),
 	KUNIT_CASE(usercaps_test_bounding_set),
 	KUNIT_CASE(usercaps_test_user_namespace),
+	KUNIT_CASE(usercaps_test_cred_granted),
 	{}
 };
 

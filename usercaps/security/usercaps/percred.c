@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usercaps LSM - per-credential decision cache (percred mode)
+ *
+ * A credential never changes after it is committed, so what the policy
+ * grants it depends only on the policy. Each credential's LSM blob keeps
+ * the capabilities granted to it and the policy generation they were
+ * computed for; every policy change moves the generation on, which makes
+ * every cache stale at once without visiting any credential. A check is
+ * then a load and a compare (see usercaps_percred_capable()), whatever the
+ * number of supplementary groups.
+ *
+ * A capability that nobody holds through usercaps costs even less: its
+ * byte in usercaps_may_grant is 0 and the check stops there.
+ */
+
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/usercaps.h>
+
+#include "usercaps.h"
+
+/* Enabled instead of usercaps_enabled in percred mode. */
+DEFINE_STATIC_KEY_FALSE(usercaps_percred);
+
+/* Whether any credential but root's may hold each capability. */
+u8 usercaps_may_grant[CAP_LAST_CAP + 1] __read_mostly;
+
+/* Moved on by every policy change; 0 is never a valid generation. */
+u64 usercaps_generation __read_mostly = 1;
+
+/* Where struct usercaps_cred_cache is in the credential's blob. */
+unsigned int usercaps_cred_offset __ro_after_init;
+
+/**
+ * usercaps_percred_fill - Decide from the policy and cache the decisions
+ * @cred: The credential being checked
+ * @cap: The capability asked for
+ *
+ * Called when @cred's cache is stale or being filled. The generation is
+ * read before the policy, so that the decisions are at least as new as
+ * the generation they are stored with: a change that races with the fill
+ * leaves a generation that no longer matches. Of concurrent fills of one
+ * credential, one stores its decisions (claiming the cache by marking it
+ * busy) and the others only answer. A fill claims only a cache whose
+ * generation is older than the one it read, so a check that found the
+ * cache current and then reads the decisions of this fill is concurrent
+ * with the policy change the fill saw, and may return either answer.
+ *
+ * Return: 0 if the policy grants @cap to @cred, -EPERM otherwise.
+ */
+int usercaps_percred_fill(const struct cred *cred, int cap)
+{
+	struct usercaps_cred_cache *cache = cred->security + usercaps_cred_offset;
+	u64 seen = READ_ONCE(cache->generation);
+	u64 generation, granted;
+
+	/* Pairs with the release in usercaps_percred_publish(). */
+	generation = smp_load_acquire(&usercaps_generation);
+	granted = usercaps_policy_granted(cred);
+
+	/* Generations only grow, and a busy cache is above them all. */
+	if (seen < generation &&
+	    cmpxchg64(&cache->generation, seen, USERCAPS_CACHE_BUSY) == seen) {
+		WRITE_ONCE(cache->granted, granted);
+		/* Pairs with the smp_rmb() in usercaps_percred_capable(). */
+		smp_store_release(&cache->generation, generation);
+	}
+	return granted & BIT_ULL(cap) ? 0 : -EPERM;
+}
+
+/**
+ * usercaps_percred_publish - Make a policy change visible to the caches
+ * @cap: The capability whose entry changed
+ * @entry: Its new owner, group and mode, already published in the table
+ *
+ * Called with the policy's writer lock held. A revocation clears the
+ * capability's byte before the generation moves, so a check that reads
+ * the byte after the change refuses without looking further; a check
+ * that reads the byte before it still finds every cache stale.
+ */
+void usercaps_percred_publish(int cap, const struct usercaps_entry *entry)
+{
+	WRITE_ONCE(usercaps_may_grant[cap], usercaps_grantees(entry) != 0);
+	/* Pairs with the acquire in usercaps_percred_fill(). */
+	smp_store_release(&usercaps_generation, usercaps_generation + 1);
+}
