@@ -1,0 +1,94 @@
+# bench/profile/configs.sh - sourced by bench/guest-profile: the benchmark's
+# configurations as bench/guest-run sets them up (the same users, policy and
+# capabilities), for tools that wrap capbench in perf or bpftrace. Uses the
+# caller's fail().
+
+readonly policy_dir=/sys/kernel/security/usercaps
+readonly bench_uid=1000 bench_gid=1000 grant_gid=2000 target_uid=1001
+
+# kernel_configs KERNEL - print KERNEL's configurations, after checking that
+# the guest was booted as KERNEL says.
+kernel_configs() {
+	local lsms active
+	lsms=$(cat /sys/kernel/security/lsm)
+	case "$1" in
+	commoncap)
+		case ",$lsms," in
+		*,usercaps,*) fail "kernel commoncap, but usercaps is active (lsm: $lsms): check the boot's lsm=" ;;
+		esac
+		echo "commoncap-allowed commoncap-denied commoncap-root" ;;
+	naive|cached)
+		[ -d "$policy_dir" ] || fail "usercaps is not in this kernel: no $policy_dir (lsm: $lsms)"
+		case ",$lsms," in
+		*,usercaps,*) ;;
+		*) fail "usercaps is built but not active (lsm: $lsms): check the boot's lsm=" ;;
+		esac
+		active=$(grep -o '\[[a-z]*\]' "$policy_dir/mode" | tr -d '[]') ||
+			fail "cannot read usercaps' mode from $policy_dir/mode"
+		[ "$active" = "$1" ] || fail "usercaps runs in mode '$active', not '$1'"
+		echo "$1-grant $1-deny $1-root" ;;
+	*) fail "unknown KERNEL '$1' (see --help)" ;;
+	esac
+}
+
+# deny_config KERNEL - the configuration in which the benchmark's user holds
+# no capability.
+deny_config() {
+	case "$1" in
+	commoncap) echo commoncap-denied ;;
+	*) echo "$1-deny" ;;
+	esac
+}
+
+# start_target - a sleeping process of another user for kill() to signal:
+# kill() needs CAP_KILL only for a target that shares no uid with the caller,
+# root included. Sets target.
+start_target() {
+	setpriv --reuid="$target_uid" --regid="$target_uid" --clear-groups sleep 100000 &
+	target=$!
+	trap 'kill "$target" 2>/dev/null || true' EXIT
+}
+
+# set_policy CAP grant|default - set the capability file's group and mode,
+# and check that the LSM reads back what was set.
+set_policy() {
+	local file=$policy_dir/$1 want
+	[ -e "$file" ] || fail "no capability file $file"
+	case "$2" in
+	grant) chgrp "$grant_gid" "$file"; chmod 0110 "$file"; want="0:$grant_gid:110" ;;
+	default) chgrp 0 "$file"; chmod 0100 "$file"; want="0:0:100" ;;
+	esac
+	[ "$(stat -c '%u:%g:%a' "$file")" = "$want" ] ||
+		fail "$file is $(stat -c '%u:%g:%a' "$file") after setting it to $want"
+}
+
+# config_enter CONFIG CAP - set the policy CONFIG means for capability CAP
+# (its file's name, or - for none) and set as_user (the command prefix that
+# runs as CONFIG's user), expect and effective (capbench's --expect and
+# --effective; effective empty: no check).
+config_enter() {
+	local user=(setpriv --reuid="$bench_uid" --regid="$bench_gid" --groups="$grant_gid")
+	as_user=()
+	case "$1" in
+	*-root) expect=allow effective=yes ;;
+	commoncap-allowed)
+		expect=allow effective=yes
+		as_user=("${user[@]}")
+		[ "$2" = - ] || as_user+=(--inh-caps="+$2" --ambient-caps="+$2") ;;
+	*-grant) expect=allow effective=no as_user=("${user[@]}" --inh-caps=-all) ;;
+	*-denied|*-deny) expect=deny effective=no as_user=("${user[@]}" --inh-caps=-all) ;;
+	*) fail "unknown configuration '$1'" ;;
+	esac
+	[ "$2" != - ] || effective=
+	case "$1" in
+	*-grant) [ "$2" = - ] || set_policy "$2" grant ;;
+	naive-*|cached-*) [ "$2" = - ] || set_policy "$2" default ;;
+	esac
+}
+
+# config_leave CONFIG CAP - put back the default policy after config_enter.
+config_leave() {
+	case "$1" in
+	*-grant) [ "$2" = - ] || set_policy "$2" default ;;
+	esac
+}
