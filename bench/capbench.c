@@ -5,12 +5,12 @@
  *
  * Each workload is a syscall that reaches capable() for one capability at
  * every call (ioprio and mlock reach it more than once, see the table).
- * The loop is timed with CLOCK_MONOTONIC as a whole (ns/op), or call by
- * call (--latency: percentiles and a CDF). Every call's result is
- * checked against --expect: a benchmark of the wrong path (a denial where
- * a grant was meant, a grant that came from the effective set where the
- * LSM was meant to grant it) is worse than none, so capbench stops at the
- * first surprise.
+ * The loop is timed with CLOCK_MONOTONIC as a whole (ns/op), then
+ * optionally call by call (--latency: percentiles and a CDF). Every
+ * call's result is checked against --expect: a benchmark of the wrong
+ * path (a denial where a grant was meant, a grant that came from the
+ * effective set where the LSM was meant to grant it) is worse than none,
+ * so capbench stops at the first surprise.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -296,7 +296,7 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -n, --iterations N  timed calls per repeat (default 100000)\n"
-		"  -r, --repeat N      repeats (default 3)\n"
+		"  -r, --repeat N      repeats (default 3; 0: only --latency)\n"
 		"  -w, --warmup N      untimed calls first (default: iterations / 10)\n"
 		"  -e, --expect WHAT   allow: every call must succeed; deny: every call must fail\n"
 		"                      with the workload's errno (default allow)\n"
@@ -305,15 +305,15 @@ static void usage(FILE *f)
 		"  -c, --config NAME   configuration label for the output (default: none)\n"
 		"  -t, --target PID    the process kill() signals (default 1); it must share no\n"
 		"                      uid with this one\n"
-		"  -l, --latency       time each call: p50/p90/p99/p99.9/max instead of ns/op\n"
-		"      --cdf F         with --latency, append the distribution to file F\n"
+		"  -l, --latency N     then time N calls one by one: p50/p90/p99/p99.9/max\n"
+		"      --cdf F         with --latency, append their distribution to file F\n"
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
 		"      --list          print each workload and its capability file, and exit\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"--format=simple rows (after '#' comment lines):\n"
 		"  ns/op:   workload config repeat iterations total_ns ns_per_op\n"
-		"  latency: workload config repeat iterations p50 p90 p99 p99.9 max (ns)\n"
+		"  latency: workload config 1 calls p50 p90 p99 p99.9 max (ns)\n"
 		"--cdf rows: workload config repeat quantile ns (0.01 ... 1: the maximum)\n");
 }
 
@@ -339,7 +339,7 @@ int main(int argc, char **argv)
 		{ "effective", required_argument, NULL, 'E' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "target", required_argument, NULL, 't' },
-		{ "latency", no_argument, NULL, 'l' },
+		{ "latency", required_argument, NULL, 'l' },
 		{ "cdf", required_argument, NULL, 'H' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", no_argument, NULL, 'L' },
@@ -349,21 +349,22 @@ int main(int argc, char **argv)
 	unsigned long iterations = 100000, repeats = 3, warmup = ULONG_MAX;
 	enum expect expect = EXPECT_ALLOW;
 	const char *config = "-", *effective = NULL, *cdf_path = NULL;
-	bool latency = false, simple = false;
+	unsigned long calls = 0;
+	bool simple = false;
 	const struct workload *w;
 	uint32_t *samples = NULL;
 	FILE *cdf = NULL;
 	uint64_t eff;
 	int opt, want;
 
-	while ((opt = getopt_long(argc, argv, "n:r:w:e:c:t:lh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:r:w:e:c:t:l:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'n': iterations = parse_count("--iterations", optarg, 1); break;
-		case 'r': repeats = parse_count("--repeat", optarg, 1); break;
+		case 'r': repeats = parse_count("--repeat", optarg, 0); break;
 		case 'w': warmup = parse_count("--warmup", optarg, 0); break;
 		case 't': kill_target = parse_count("--target", optarg, 1); break;
 		case 'c': config = optarg; break;
-		case 'l': latency = true; break;
+		case 'l': calls = parse_count("--latency", optarg, 1); break;
 		case 'H': cdf_path = optarg; break;
 		case 'E':
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
@@ -399,8 +400,10 @@ int main(int argc, char **argv)
 	w = find_workload(argv[optind]);
 	if (!w)
 		die("no workload '%s' (see --help)", argv[optind]);
-	if (cdf_path && !latency)
+	if (cdf_path && !calls)
 		die("--cdf needs --latency");
+	if (!repeats && !calls)
+		die("--repeat 0 needs --latency: nothing to measure");
 	if (warmup == ULONG_MAX)
 		warmup = iterations / 10;
 
@@ -411,10 +414,10 @@ int main(int argc, char **argv)
 		    eff, effective);
 	if (w->setup && w->setup())
 		return 1;
-	if (latency) {
-		samples = malloc(iterations * sizeof(*samples));
+	if (calls) {
+		samples = malloc(calls * sizeof(*samples));
 		if (!samples)
-			die("no memory for %lu samples", iterations);
+			die("no memory for %lu samples", calls);
 	}
 	if (cdf_path) {
 		cdf = fopen(cdf_path, "a");
@@ -429,9 +432,10 @@ int main(int argc, char **argv)
 	printf("# uid %d euid %d gid %d groups %d CapEff %016" PRIx64 " CapAmb %016" PRIx64 "\n",
 	       (int)getuid(), (int)geteuid(), (int)getgid(), getgroups(0, NULL), eff,
 	       proc_caps("CapAmb"));
-	if (simple)
-		printf(latency ? "# workload config repeat iterations p50 p90 p99 p99.9 max\n" :
-				 "# workload config repeat iterations total_ns ns_per_op\n");
+	if (simple && repeats)
+		printf("# workload config repeat iterations total_ns ns_per_op\n");
+	if (simple && calls)
+		printf("# workload config repeat calls p50 p90 p99 p99.9 max\n");
 	fflush(stdout);
 
 	want = wanted(w, expect);
@@ -443,57 +447,53 @@ int main(int argc, char **argv)
 	}
 
 	for (unsigned int rep = 1; rep <= repeats; rep++) {
-		int64_t start, total;
+		int64_t start = now_ns(), total;
 
-		if (!latency) {
-			start = now_ns();
-			for (unsigned long i = 0; i < iterations; i++) {
-				int rc = w->run();
+		for (unsigned long i = 0; i < iterations; i++) {
+			int rc = w->run();
 
-				if (rc != want)
-					surprise(w, want, rc, i);
-			}
-			total = now_ns() - start;
-			if (simple)
-				printf("%s %s %u %lu %" PRId64 " %.1f\n", w->name, config, rep,
-				       iterations, total, (double)total / iterations);
-			else
-				printf("# Executed %lu %s calls, repeat %u of %lu\n"
-				       "     Total time: %.3f [sec]\n\n"
-				       "     %14.1f nsecs/op\n"
-				       "     %14.0f ops/sec\n",
-				       iterations, w->name, rep, repeats, total / 1e9,
-				       (double)total / iterations, iterations / (total / 1e9));
-		} else {
-			for (unsigned long i = 0; i < iterations; i++) {
-				int64_t t0 = now_ns(), dt;
-				int rc = w->run();
-
-				dt = now_ns() - t0;
-				if (rc != want)
-					surprise(w, want, rc, i);
-				samples[i] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
-			}
-			qsort(samples, iterations, sizeof(*samples), cmp_u32);
-			if (simple)
-				printf("%s %s %u %lu %u %u %u %u %u\n", w->name, config, rep, iterations,
-				       percentile(samples, iterations, 50),
-				       percentile(samples, iterations, 90),
-				       percentile(samples, iterations, 99),
-				       percentile(samples, iterations, 99.9),
-				       samples[iterations - 1]);
-			else
-				printf("# Timed %lu %s calls one by one, repeat %u of %lu\n"
-				       "     p50 %u  p90 %u  p99 %u  p99.9 %u  max %u [nsecs]\n",
-				       iterations, w->name, rep, repeats,
-				       percentile(samples, iterations, 50),
-				       percentile(samples, iterations, 90),
-				       percentile(samples, iterations, 99),
-				       percentile(samples, iterations, 99.9),
-				       samples[iterations - 1]);
-			if (cdf)
-				write_cdf(cdf, w->name, config, rep, samples, iterations);
+			if (rc != want)
+				surprise(w, want, rc, i);
 		}
+		total = now_ns() - start;
+		if (simple)
+			printf("%s %s %u %lu %" PRId64 " %.1f\n", w->name, config, rep,
+			       iterations, total, (double)total / iterations);
+		else
+			printf("# Executed %lu %s calls, repeat %u of %lu\n"
+			       "     Total time: %.3f [sec]\n\n"
+			       "     %14.1f nsecs/op\n"
+			       "     %14.0f ops/sec\n",
+			       iterations, w->name, rep, repeats, total / 1e9,
+			       (double)total / iterations, iterations / (total / 1e9));
+		fflush(stdout);
+	}
+
+	if (calls) {
+		for (unsigned long i = 0; i < calls; i++) {
+			int64_t t0 = now_ns(), dt;
+			int rc = w->run();
+
+			dt = now_ns() - t0;
+			if (rc != want)
+				surprise(w, want, rc, i);
+			samples[i] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+		}
+		qsort(samples, calls, sizeof(*samples), cmp_u32);
+		if (simple)
+			printf("%s %s 1 %lu %u %u %u %u %u\n", w->name, config, calls,
+			       percentile(samples, calls, 50), percentile(samples, calls, 90),
+			       percentile(samples, calls, 99), percentile(samples, calls, 99.9),
+			       samples[calls - 1]);
+		else
+			printf("# Timed %lu %s calls one by one\n"
+			       "     p50 %u  p90 %u  p99 %u  p99.9 %u  max %u [nsecs]\n",
+			       calls, w->name,
+			       percentile(samples, calls, 50), percentile(samples, calls, 90),
+			       percentile(samples, calls, 99), percentile(samples, calls, 99.9),
+			       samples[calls - 1]);
+		if (cdf)
+			write_cdf(cdf, w->name, config, 1, samples, calls);
 		fflush(stdout);
 	}
 	if (cdf && fclose(cdf))
