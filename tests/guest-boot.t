@@ -8,7 +8,8 @@ require_kernel
 plan 7
 
 release=$(cat "$build_dir/include/config/kernel.release")
-rc=0
+rc=0 log=$log_dir/guest-boot.log
+mkdir -p "$log_dir"
 out=$(vm/run -- sh -c '
 	uname -r
 	cat /sys/kernel/security/lsm; echo
@@ -16,9 +17,9 @@ out=$(vm/run -- sh -c '
 	touch /tmp/probe && echo tmp-writable
 	grep -E " (securityfs|tracefs|debugfs) " /proc/mounts | cut -d" " -f3 | sort | tr "\n" " "; echo
 	cat /proc/sys/kernel/perf_event_paranoid
-' <&-) || rc=$?
+' <&- 2>"$log") || rc=$?
 
-is "$rc" 0 "the guest command exits 0"
+is "$rc" 0 "the guest command exits 0 (vm/run's messages: $log)"
 is "$(echo "$out" | sed -n 1p)" "$release" "uname -r is the release just built"
 contains "$(echo "$out" | sed -n 2p)" '^capability(,|$)' "/sys/kernel/security/lsm lists the LSMs, capability first"
 is "$(echo "$out" | sed -n 3p)" root-read-only "the host's root is read-only in the guest"
