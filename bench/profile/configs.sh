@@ -17,7 +17,7 @@ kernel_configs() {
 		*,usercaps,*) fail "kernel commoncap, but usercaps is active (lsm: $lsms): check the boot's lsm=" ;;
 		esac
 		echo "commoncap-allowed commoncap-denied commoncap-root" ;;
-	naive|cached)
+	naive|cached|percred)
 		[ -d "$policy_dir" ] || fail "usercaps is not in this kernel: no $policy_dir (lsm: $lsms)"
 		case ",$lsms," in
 		*,usercaps,*) ;;
@@ -81,8 +81,9 @@ config_enter() {
 	esac
 	[ "$2" != - ] || effective=
 	case "$1" in
+	commoncap-*) ;;
 	*-grant) [ "$2" = - ] || set_policy "$2" grant ;;
-	naive-*|cached-*) [ "$2" = - ] || set_policy "$2" default ;;
+	*) [ "$2" = - ] || set_policy "$2" default ;;
 	esac
 }
 
