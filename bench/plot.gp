@@ -44,19 +44,21 @@ do for [fmt in "png svg"] {
 		with yerrorbars lc rgb "black" pt 0 notitle
 	unset logscale y
 
-	set output outbase . "ratio-" . mode . "." . fmt
-	set title "capable() on a syscall's path: ratio of the median ns/op to commoncap's, as % above 1\n" . \
-		"(to commoncap-allowed; to commoncap-denied for the deny rows)\n" . what
-	set ylabel "(ratio - 1) x 100 %"
-	set xrange [0:nwork * (words(ratio_configs) + 1)]
-	set xtics ()
-	do for [i=1:nwork] {
-		set xtics add (word(workloads, i) (i - 1) * (words(ratio_configs) + 1) + (words(ratio_configs) + 1) / 2.0)
+	if (words(ratio_configs) > 0) {
+		set output outbase . "ratio-" . mode . "." . fmt
+		set title "capable() on a syscall's path: ratio of the median ns/op to commoncap's, as % above 1\n" . \
+			"(to commoncap-allowed; to commoncap-denied for the deny rows)\n" . what
+		set ylabel "(ratio - 1) x 100 %"
+		set xrange [0:nwork * (words(ratio_configs) + 1)]
+		set xtics ()
+		do for [i=1:nwork] {
+			set xtics add (word(workloads, i) (i - 1) * (words(ratio_configs) + 1) + (words(ratio_configs) + 1) / 2.0)
+		}
+		set xzeroaxis lt -1
+		plot for [c=1:words(ratio_configs)] csv using \
+			(strcol(2) eq word(ratio_configs, c) ? slot(strcol(1), strcol(2), ratio_configs) : NaN):(of_mode(($12 - 1) * 100)) \
+			with boxes lt config_lt(word(ratio_configs, c)) title word(ratio_configs, c)
 	}
-	set xzeroaxis lt -1
-	plot for [c=1:words(ratio_configs)] csv using \
-		(strcol(2) eq word(ratio_configs, c) ? slot(strcol(1), strcol(2), ratio_configs) : NaN):(of_mode(($12 - 1) * 100)) \
-		with boxes lt config_lt(word(ratio_configs, c)) title word(ratio_configs, c)
 	unset xzeroaxis
 	set xrange [0:nwork * (nconf + 1)]
 	set xtics ()

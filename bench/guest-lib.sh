@@ -1,6 +1,7 @@
-# bench/profile/configs.sh - sourced by bench/guest-profile: the benchmark's
-# configurations as bench/guest-run sets them up (the same users, policy and
-# capabilities), for tools that wrap capbench in perf or bpftrace. Uses the
+# shellcheck shell=bash
+# bench/guest-lib.sh - sourced by bench/guest-run and bench/guest-profile:
+# the benchmark's configurations (users, policy and capabilities), so that
+# what perf and bpftrace profile is what capbench measured. Uses the
 # caller's fail().
 
 readonly policy_dir=/sys/kernel/security/usercaps
@@ -18,7 +19,8 @@ kernel_configs() {
 		esac
 		echo "commoncap-allowed commoncap-denied commoncap-root" ;;
 	naive|cached|percred)
-		[ -d "$policy_dir" ] || fail "usercaps is not in this kernel: no $policy_dir (lsm: $lsms)"
+		[ -d "$policy_dir" ] || fail "usercaps is not in this kernel: no $policy_dir (lsm: $lsms)." \
+			"Build a kernel with CONFIG_SECURITY_USERCAPS=y ('make kernel')."
 		case ",$lsms," in
 		*,usercaps,*) ;;
 		*) fail "usercaps is built but not active (lsm: $lsms): check the boot's lsm=" ;;
@@ -49,14 +51,14 @@ start_target() {
 	trap 'kill "$target" 2>/dev/null || true' EXIT
 }
 
-# set_policy CAP grant|default - set the capability file's group and mode,
-# and check that the LSM reads back what was set.
+# set_policy CAP grant|default - set the capability file's owner, group and
+# mode, and check that the LSM reads back what was set.
 set_policy() {
 	local file=$policy_dir/$1 want
 	[ -e "$file" ] || fail "no capability file $file"
 	case "$2" in
-	grant) chgrp "$grant_gid" "$file"; chmod 0110 "$file"; want="0:$grant_gid:110" ;;
-	default) chgrp 0 "$file"; chmod 0100 "$file"; want="0:0:100" ;;
+	grant) chown "0:$grant_gid" "$file"; chmod 0110 "$file"; want="0:$grant_gid:110" ;;
+	default) chown 0:0 "$file"; chmod 0100 "$file"; want="0:0:100" ;;
 	esac
 	[ "$(stat -c '%u:%g:%a' "$file")" = "$want" ] ||
 		fail "$file is $(stat -c '%u:%g:%a' "$file") after setting it to $want"
