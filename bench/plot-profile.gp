@@ -1,5 +1,5 @@
 # bench/plot-profile.gp - the bpftrace plots of bench/guest-profile's data
-# (run by bench/plot, which sets: hist, count, outbase, title_suffix).
+# (run by bench/plot, which sets: dir, hist, count, outbase, title_suffix).
 #
 #   hist          capable-hist.dat: config workload lo_ns hi_ns count
 #   count         capable-count.dat: config workload capname count
@@ -18,12 +18,9 @@ count_configs = system(sprintf("awk '!/^#/ && $2 == \"realistic\" && !seen[$1]++
 count_caps = system(sprintf("awk '!/^#/ && $2 == \"realistic\" { n[$3] += $4 } " . \
 	"END { for (c in n) print n[c], c }' '%s' | sort -k1,1nr | awk '{ printf \"%%s \", $2 }'", count))
 
-index_of(list, s) = sum [i=1:words(list)] (word(list, i) eq s ? i : 0)
 positive(v) = v > 0 ? v : NaN
 # One colour per configuration, as in plot.gp.
-array colours[9] = ["#9467bd", "#2ca02c", "#1f77b4", "#ff7f0e", "#bcbd22", "#8c564b", \
-	"#d62728", "#e377c2", "#17becf"]
-do for [i=1:9] { set linetype i lc rgb colours[i] pt 7 ps 0.8 lw 2 }
+load dir . 'palette.gp'
 set key outside right top vertical
 set grid xtics ytics
 
@@ -47,7 +44,7 @@ do for [fmt in "png svg"] {
 		set style data linespoints
 		plot for [c=1:words(hist_configs)] hist using \
 			(strcol(1) eq word(hist_configs, c) && strcol(2) eq workload ? $3 : NaN):(positive($5)) \
-			lt c title word(hist_configs, c)
+			lt config_lt(word(hist_configs, c)) title word(hist_configs, c)
 		unset logscale x
 		unset logscale y
 		set format x "% h"
@@ -73,7 +70,7 @@ do for [fmt in "png svg"] {
 		plot for [c=1:nconf] count using \
 			(strcol(1) eq word(count_configs, c) && strcol(2) eq "realistic" ? \
 				(index_of(count_caps, strcol(3)) - 1) * (nconf + 1) + c : NaN):(positive($4)) \
-			with boxes lt c title word(count_configs, c)
+			with boxes lt config_lt(word(count_configs, c)) title word(count_configs, c)
 		unset logscale y
 		set yrange [*:*]
 		set xrange [*:*]
