@@ -442,6 +442,7 @@ FIXTURE(hostile) {
 /* The policy every case starts from, and must leave as it was. */
 static int set_baseline(void)
 {
+	/* The first three cannot be changed: they are only checked. */
 	static const struct { const char *name; uid_t uid; gid_t gid; mode_t mode; } files[] = {
 		{ "", 0, 0, 0755 },
 		{ "grants", 0, 0, 0444 },
@@ -451,10 +452,19 @@ static int set_baseline(void)
 		{ "fowner", 0, 0, 0100 },
 	};
 	char path[128];
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), DIR_PATH "/%s", files[i].name);
+		if (i < 3) {
+			if (stat(path, &st))
+				return errno;
+			if (st.st_uid != files[i].uid || st.st_gid != files[i].gid ||
+			    (st.st_mode & 07777) != files[i].mode)
+				return EEXIST;
+			continue;
+		}
 		if (chown(path, files[i].uid, files[i].gid) || chmod(path, files[i].mode))
 			return errno;
 	}
@@ -673,11 +683,10 @@ TEST_F(hostile, setgid_program_cannot_change_grants)
 }
 
 /*
- * The directory, "grants" and "mode" decide who may read the policy. Only
- * CAP_FOWNER should change them, as it alone changes a capability file;
- * their owner, uid 0, should not need to hold it. Known to fail: they
- * have no setattr of their own. Returns 0, or the first call that was
- * not refused with EPERM, as 1 + its index.
+ * The directory, "grants" and "mode" decide who may read the policy, and
+ * nothing may change them: not even their owner, uid 0, without
+ * capabilities. Returns 0, or the first call that was not refused with
+ * EPERM, as 1 + its index.
  */
 static int chmod_view(const void *unused)
 {

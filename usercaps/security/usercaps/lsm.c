@@ -53,7 +53,7 @@ static int usercaps_mode_set(const char *val, const struct kernel_param *kp)
 	int mode = val ? sysfs_match_string(usercaps_mode_names, val) : -EINVAL;
 
 	if (mode < 0) {
-		pr_err("invalid mode '%s': valid modes are naive and cached; using %s\n",
+		pr_err("invalid mode '%s': valid modes are naive, cached and percred; using %s\n",
 		       val ?: "", usercaps_mode_names[usercaps_mode]);
 		return -EINVAL;
 	}

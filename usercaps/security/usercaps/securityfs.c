@@ -106,28 +106,45 @@ static int usercaps_cap_show(struct seq_file *m, void *unused)
 }
 
 /**
- * usercaps_cap_open - Open a capability file, for reading only
- * @inode: The file's inode; i_private is the capability
+ * usercaps_open_read_only - Open one of the files, for reading only
  * @file: The file being opened
+ * @show: What reading it shows
+ * @data: The seq_file's private data
  *
- * The mode of a capability file is policy, not access control: root
- * passes its DAC check for writing, so refuse writing here.
+ * The mode of a capability file is policy, not access control, and root
+ * passes the DAC check of every file for writing: refuse writing here.
  *
  * Return: 0, -EPERM for writing, or -ENOMEM.
  */
-static int usercaps_cap_open(struct inode *inode, struct file *file)
+static int usercaps_open_read_only(struct file *file,
+				   int (*show)(struct seq_file *, void *),
+				   void *data)
 {
 	if (file->f_mode & FMODE_WRITE)
 		return -EPERM;
-	return single_open(file, usercaps_cap_show, inode->i_private);
+	return single_open(file, show, data);
 }
 
-static const struct file_operations usercaps_cap_fops = {
-	.open = usercaps_cap_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+/*
+ * The file operations of a read-only file that shows NAME_show(), which
+ * gets the inode's i_private (the capability of a capability file), as
+ * DEFINE_SHOW_ATTRIBUTE() but refusing to open for writing.
+ */
+#define USERCAPS_READ_ONLY_FOPS(name)					\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	return usercaps_open_read_only(file, name##_show,		\
+				       inode->i_private);		\
+}									\
+									\
+static const struct file_operations name##_fops = {			\
+	.open = name##_open,						\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
+USERCAPS_READ_ONLY_FOPS(usercaps_cap);
 
 /**
  * usercaps_cap_setattr - chmod or chown a capability file
@@ -161,6 +178,26 @@ static const struct inode_operations usercaps_cap_iops = {
 	.setattr = usercaps_cap_setattr,
 };
 
+/*
+ * The directory, "grants" and "mode" are the same for everyone, always:
+ * without this, root with no capability at all could chmod them (it owns
+ * them) and hide the policy from the users it concerns.
+ */
+static int usercaps_fixed_setattr(struct user_namespace *mnt_userns,
+				  struct dentry *dentry, struct iattr *attr)
+{
+	return -EPERM;
+}
+
+static const struct inode_operations usercaps_fixed_iops = {
+	.setattr = usercaps_fixed_setattr,
+};
+
+static const struct inode_operations usercaps_dir_iops = {
+	.lookup = simple_lookup,
+	.setattr = usercaps_fixed_setattr,
+};
+
 static int usercaps_grants_show(struct seq_file *m, void *unused)
 {
 	struct usercaps_entry entry;
@@ -173,7 +210,8 @@ static int usercaps_grants_show(struct seq_file *m, void *unused)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(usercaps_grants);
+
+USERCAPS_READ_ONLY_FOPS(usercaps_grants);
 
 /* Every mode, the active one in brackets, as Lockdown shows its levels. */
 static int usercaps_mode_show(struct seq_file *m, void *unused)
@@ -186,7 +224,8 @@ static int usercaps_mode_show(struct seq_file *m, void *unused)
 	seq_putc(m, '\n');
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(usercaps_mode);
+
+USERCAPS_READ_ONLY_FOPS(usercaps_mode);
 
 /* The files, so that a failure to create one can remove the others. */
 static struct dentry *usercaps_files[CAP_LAST_CAP + 3] __initdata;
@@ -253,10 +292,13 @@ static int __init usercaps_init_securityfs(void)
 				     &usercaps_grants_fops);
 	if (IS_ERR(inode))
 		goto fail;
+	inode->i_op = &usercaps_fixed_iops;
 	inode = usercaps_create_file("mode", 0444, dir, NULL,
 				     &usercaps_mode_fops);
 	if (IS_ERR(inode))
 		goto fail;
+	inode->i_op = &usercaps_fixed_iops;
+	d_inode(dir)->i_op = &usercaps_dir_iops;
 
 	usercaps_enable();
 	return 0;
