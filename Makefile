@@ -14,7 +14,7 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel test bench patches clean usercapsctl
+.PHONY: help deps kernel test test-debug bench patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
@@ -22,6 +22,7 @@ help:
 	@echo '  make deps     install the Debian packages that are missing (root)'
 	@echo '  make kernel   extract linux-source-6.1, add usercaps, build bzImage'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
+	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
 	@echo '  make bench    deps + kernel + benchmarks + plots (QUICK=1: a few minutes)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
@@ -39,6 +40,14 @@ kernel: deps
 
 test: kernel
 	@prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
+
+# The booted suites again on the debug kernel (vm/config/debug/: KASAN,
+# KFENCE, lockdep, PROVE_RCU...), built in $(USERCAPS_CACHE)/build-debug;
+# vm/run fails every boot whose kernel reports a problem (status 121).
+DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t,$(TESTS))
+test-debug: deps
+	@USERCAPS_KERNEL=debug vm/build-kernel
+	@USERCAPS_KERNEL=debug prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(DEBUG_TESTS))
 
 # QUICK=1: icount only, one boot per kernel configuration (a few minutes);
 # BENCH_FLAGS: more bench/run options (bench/run --help).

@@ -44,8 +44,8 @@ run_in_guest() {
 	mkdir -p "$log_dir"
 	"$repo_dir/vm/run" "$@" 2>"$log" </dev/null || rc=$?
 	case "$rc" in
-	122|123|124|125)
-		echo "# vm/run failed with status $rc (122 no command, 123 panic," \
+	121|122|123|124|125)
+		echo "# vm/run failed with status $rc (121 kernel splat, 122 no command, 123 panic," \
 			"124 timeout, 125 runner); log: $log" | tee /dev/stderr
 		tail -n 30 "$log" | sed 's/^/#   /'
 		;;

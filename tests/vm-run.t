@@ -1,12 +1,13 @@
 #!/bin/bash
 # vm/run from the host's side: options, output, exit status, user ids,
-# shared directories, and the statuses for panic, timeout and a guest that
-# never reached the command. Each boot is about 20 s under TCG.
+# shared directories, and the statuses for a kernel splat, a panic, a
+# timeout and a guest that never reached the command. Each boot is about
+# 20 s under TCG.
 set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 17
+plan 19
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
@@ -49,6 +50,13 @@ contains "$err" '^vm/run: qemu-system-x86_64 .* -kernel ' "the exact QEMU comman
 rc=0
 run_vm out err -- sh -c 'echo c >/proc/sysrq-trigger' || rc=$?
 is "$rc" 123 "a kernel panic gives status 123"
+
+# The kernel log is the console: a line like a checker's report fails the
+# run even though the command succeeded.
+rc=0
+run_vm out err -- sh -c 'echo "WARNING: vm-run.t splat probe" >/dev/kmsg' || rc=$?
+is "$rc" 121 "a kernel warning while the command runs gives status 121"
+contains "$err" 'WARNING: vm-run.t splat probe' "the report is shown"
 
 rc=0
 run_vm out err --timeout 45 -- sleep 600 || rc=$?
