@@ -11,10 +11,16 @@
  * path (a denial where a grant was meant, a grant that came from the
  * effective set where the LSM was meant to grant it) is worse than none,
  * so capbench stops at the first surprise.
+ *
+ * The churn workloads measure the other side of the bill: what a kernel
+ * with usercaps costs where credentials are made and dropped (fork, exec,
+ * set*id, capset, setgroups), which is where percred mode allocates its
+ * cache and fills it again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -29,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/capability.h>
 
 /* From include/uapi/linux/ioprio.h, which glibc does not wrap. */
@@ -39,23 +46,41 @@
 
 enum expect { EXPECT_ALLOW, EXPECT_DENY };
 
+/* What a workload measures: a capable() check, or credential churn. */
+enum kind { KIND_CAPABLE, KIND_CHURN };
+
+static const char *const kind_names[] = { "capable", "churn" };
+
+/* A heavy workload (a fork, a sort of 4096 groups) makes this many
+ * times fewer calls than -n says, so that every workload takes a while. */
+#define HEAVY_DIVISOR 50
+
+/* setgroups-4096's list: the granted group first, then fillers. */
+#define GRANT_GID 2000
+#define FILLER_GID 100000
+#define MANY_GROUPS 4096
+
 /**
  * struct workload - one syscall that reaches capable()
  * @name: its name on the command line and in the output
+ * @kind: a capable() check or credential churn
  * @call: what one iteration does, for the header
  * @cap: the capability that grants it (-1: none)
  * @cap_name: its usercaps file name ("-": none)
  * @deny_errno: the errno of a denial
+ * @heavy: one call costs a fork or more: HEAVY_DIVISOR times fewer calls
  * @setup: prepare the process (limits, memory); 0 or -1 with a message
  * @run: one iteration: 0 on success, else the errno; may return -1 when
  *       a step that cannot fail did (a bug in the setup, not a denial)
  */
 struct workload {
 	const char *name;
+	enum kind kind;
 	const char *call;
 	int cap;
 	const char *cap_name;
 	int deny_errno;
+	bool heavy;
 	int (*setup)(void);
 	int (*run)(void);
 };
@@ -65,6 +90,9 @@ static pid_t kill_target = 1;
 static void *lock_page;
 static long page_size;
 static int base_nice;
+static const char *exec_path;
+static uid_t flip_ids[2];
+static gid_t groups_list[MANY_GROUPS];
 
 static void die(const char *fmt, ...)
 {
@@ -184,15 +212,178 @@ static int run_setpriority(void)
 	return rc;
 }
 
+/* Wait for child PID; its exit status, or -1 if it did not exit. */
+static int reap(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* fork() gives the child a credential of its own (copy_creds()). */
+static int run_fork(void)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(0);
+	return reap(pid) ? -1 : 0;
+}
+
+/* A new credential that checks a capability once, as a forked helper of
+ * a granted user does: in percred mode the check fills a fresh cache. */
+static int run_fork_kill(void)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(run_kill());
+	return reap(pid);
+}
+
+static int setup_fork_exec(void)
+{
+	if (access(exec_path, X_OK)) {
+		fprintf(stderr, "%s: fork-exec runs %s: %s (see --exec)\n", prog, exec_path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* exec also makes a credential (prepare_exec_creds()) and runs the
+ * bprm_creds hooks. */
+static int run_fork_exec(void)
+{
+	char *const argv[] = { (char *)exec_path, NULL };
+	char *const envp[] = { NULL };
+	pid_t pid = fork();
+
+	if (!pid) {
+		execve(exec_path, argv, envp);
+		_exit(127);
+	}
+	return reap(pid) ? -1 : 0;
+}
+
+/*
+ * Flip an effective id between the real and the saved one: no capability
+ * is needed, and each call commits a new credential. The ids must differ
+ * (setpriv --ruid=1000 --euid=1002 makes them so).
+ */
+static int setup_flip(const char *what, int (*get)(unsigned int *, unsigned int *,
+						   unsigned int *))
+{
+	unsigned int real, effective, saved;
+
+	if (get(&real, &effective, &saved)) {
+		fprintf(stderr, "%s: getres%s: %s\n", prog, what, strerror(errno));
+		return -1;
+	}
+	if (real == saved) {
+		fprintf(stderr, "%s: setres%s flips the effective %s between the real and the "
+			"saved one, but both are %u: start it with two (setpriv --r%s=A --e%s=B)\n",
+			prog, what, what, real, what, what);
+		return -1;
+	}
+	flip_ids[0] = real;
+	flip_ids[1] = saved;
+	return 0;
+}
+
+static int getresuid_ids(unsigned int *r, unsigned int *e, unsigned int *s)
+{
+	return getresuid(r, e, s);
+}
+
+static int getresgid_ids(unsigned int *r, unsigned int *e, unsigned int *s)
+{
+	return getresgid(r, e, s);
+}
+
+static int setup_setresuid(void)
+{
+	return setup_flip("uid", getresuid_ids);
+}
+
+static int setup_setresgid(void)
+{
+	return setup_flip("gid", getresgid_ids);
+}
+
+static unsigned int flip_count;
+
+static int run_setresuid(void)
+{
+	return setresuid(-1, flip_ids[++flip_count & 1], -1) ? errno : 0;
+}
+
+static int run_setresgid(void)
+{
+	return setresgid(-1, flip_ids[++flip_count & 1], -1) ? errno : 0;
+}
+
+/* capset() of the sets the process already has still commits a new
+ * credential, and cap_capset() asks cap_capable() for CAP_SETPCAP. */
+static int run_capset(void)
+{
+	struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &header, data))
+		return -1;
+	return syscall(SYS_capset, &header, data) ? errno : 0;
+}
+
+/* The list keeps the granted group, so a grant holds from call to call. */
+static int setup_setgroups(void)
+{
+	groups_list[0] = GRANT_GID;
+	for (int i = 1; i < MANY_GROUPS; i++)
+		groups_list[i] = FILLER_GID + i;
+	return 0;
+}
+
+static int run_setgroups_1(void)
+{
+	return setgroups(1, groups_list) ? errno : 0;
+}
+
+static int run_setgroups_many(void)
+{
+	return setgroups(MANY_GROUPS, groups_list) ? errno : 0;
+}
+
 static const struct workload workloads[] = {
-	{ "kill", "kill(target, 0): CAP_KILL", CAP_KILL, "kill", EPERM, setup_kill, run_kill },
-	{ "ioprio", "ioprio_set(self, RT/4): CAP_SYS_ADMIN, then CAP_SYS_NICE",
-	  CAP_SYS_NICE, "sys_nice", EPERM, NULL, run_ioprio },
-	{ "mlock", "mlock + munlock of one page, RLIMIT_MEMLOCK 0: CAP_IPC_LOCK",
-	  CAP_IPC_LOCK, "ipc_lock", EPERM, setup_mlock, run_mlock },
-	{ "setpriority", "setpriority(nice - 1) + setpriority(nice), RLIMIT_NICE 0: CAP_SYS_NICE",
-	  CAP_SYS_NICE, "sys_nice", EACCES, setup_setpriority, run_setpriority },
-	{ "getppid", "getppid(): no capability, the syscall floor", -1, "-", 0, NULL, run_getppid },
+	{ "kill", KIND_CAPABLE, "kill(target, 0): CAP_KILL", CAP_KILL, "kill", EPERM, false,
+	  setup_kill, run_kill },
+	{ "ioprio", KIND_CAPABLE, "ioprio_set(self, RT/4): CAP_SYS_ADMIN, then CAP_SYS_NICE",
+	  CAP_SYS_NICE, "sys_nice", EPERM, false, NULL, run_ioprio },
+	{ "mlock", KIND_CAPABLE, "mlock + munlock of one page, RLIMIT_MEMLOCK 0: CAP_IPC_LOCK",
+	  CAP_IPC_LOCK, "ipc_lock", EPERM, false, setup_mlock, run_mlock },
+	{ "setpriority", KIND_CAPABLE,
+	  "setpriority(nice - 1) + setpriority(nice), RLIMIT_NICE 0: CAP_SYS_NICE",
+	  CAP_SYS_NICE, "sys_nice", EACCES, false, setup_setpriority, run_setpriority },
+	{ "getppid", KIND_CAPABLE, "getppid(): no capability, the syscall floor", -1, "-", 0, false,
+	  NULL, run_getppid },
+	{ "fork", KIND_CHURN, "fork + _exit + waitpid: a credential made and freed", -1, "-", 0, true,
+	  NULL, run_fork },
+	{ "fork-kill", KIND_CHURN, "fork, the child checks kill(target, 0) once: CAP_KILL",
+	  CAP_KILL, "kill", EPERM, true, setup_kill, run_fork_kill },
+	{ "fork-exec", KIND_CHURN, "fork + execve of a static binary that exits + waitpid",
+	  -1, "-", 0, true, setup_fork_exec, run_fork_exec },
+	{ "setresuid", KIND_CHURN, "setresuid(-1, real or saved uid, -1): a new credential",
+	  -1, "-", 0, false, setup_setresuid, run_setresuid },
+	{ "setresgid", KIND_CHURN, "setresgid(-1, real or saved gid, -1): a new credential",
+	  -1, "-", 0, false, setup_setresgid, run_setresgid },
+	{ "capset", KIND_CHURN, "capset() of the current sets: a new credential", -1, "-", 0, false,
+	  NULL, run_capset },
+	{ "setgroups-1", KIND_CHURN, "setgroups() of 1 group (the granted one): CAP_SETGID",
+	  CAP_SETGID, "setgid", EPERM, false, setup_setgroups, run_setgroups_1 },
+	{ "setgroups-4096", KIND_CHURN, "setgroups() of 4096 groups (the granted one first): CAP_SETGID",
+	  CAP_SETGID, "setgid", EPERM, true, setup_setgroups, run_setgroups_many },
 };
 
 static const struct workload *find_workload(const char *name)
@@ -218,6 +409,23 @@ static uint64_t proc_caps(const char *field)
 			caps = strtoull(line + len + 1, NULL, 16);
 	fclose(f);
 	return caps;
+}
+
+/* NAME in the directory this program was run from. */
+static const char *beside_self(const char *name)
+{
+	static char path[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *slash;
+
+	if (len < 0)
+		die("/proc/self/exe: %s", strerror(errno));
+	path[len] = '\0';
+	slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) + 1 + strlen(name) >= sizeof(path))
+		die("cannot place %s beside %s", name, path);
+	strcpy(slash + 1, name);
+	return path;
 }
 
 static int64_t now_ns(void)
@@ -289,13 +497,15 @@ static void usage(FILE *f)
 		"\n"
 		"Time a syscall that reaches capable() (perf bench style).\n"
 		"\n"
-		"Workloads:\n");
+		"Workloads (capable: one check per call; churn: credentials made per call):\n");
 	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-		fprintf(f, "  %-12s %s\n", workloads[i].name, workloads[i].call);
+		fprintf(f, "  %-15s %-8s %s%s\n", workloads[i].name, kind_names[workloads[i].kind],
+			workloads[i].call, workloads[i].heavy ? " (heavy)" : "");
 	fprintf(f,
 		"\n"
 		"Options:\n"
-		"  -n, --iterations N  timed calls per repeat (default 100000)\n"
+		"  -n, --iterations N  timed calls per repeat (default 100000; a heavy\n"
+		"                      workload makes N/50)\n"
 		"  -r, --repeat N      repeats (default 3; 0: only --latency)\n"
 		"  -w, --warmup N      untimed calls first (default: iterations / 10)\n"
 		"  -e, --expect WHAT   allow: every call must succeed; deny: every call must fail\n"
@@ -307,8 +517,9 @@ static void usage(FILE *f)
 		"                      uid with this one\n"
 		"  -l, --latency N     then time N calls one by one: p50/p90/p99/p99.9/max\n"
 		"      --cdf F         with --latency, append their distribution to file F\n"
+		"      --exec PATH     the program fork-exec runs (default: exit0 beside capbench)\n"
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
-		"      --list          print each workload and its capability file, and exit\n"
+		"      --list          print each workload, its capability file and kind, and exit\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"--format=simple rows (after '#' comment lines):\n"
@@ -341,6 +552,7 @@ int main(int argc, char **argv)
 		{ "target", required_argument, NULL, 't' },
 		{ "latency", required_argument, NULL, 'l' },
 		{ "cdf", required_argument, NULL, 'H' },
+		{ "exec", required_argument, NULL, 'X' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -366,6 +578,7 @@ int main(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'l': calls = parse_count("--latency", optarg, 1); break;
 		case 'H': cdf_path = optarg; break;
+		case 'X': exec_path = optarg; break;
 		case 'E':
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
 				die("--effective takes yes or no, not '%s'", optarg);
@@ -388,7 +601,8 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'L':
 			for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-				printf("%s %s\n", workloads[i].name, workloads[i].cap_name);
+				printf("%s %s %s\n", workloads[i].name, workloads[i].cap_name,
+				       kind_names[workloads[i].kind]);
 			return 0;
 		default: usage(stderr); return 2;
 		}
@@ -404,8 +618,12 @@ int main(int argc, char **argv)
 		die("--cdf needs --latency");
 	if (!repeats && !calls)
 		die("--repeat 0 needs --latency: nothing to measure");
+	if (w->heavy)
+		iterations = (iterations + HEAVY_DIVISOR - 1) / HEAVY_DIVISOR;
 	if (warmup == ULONG_MAX)
 		warmup = iterations / 10;
+	if (!exec_path)
+		exec_path = beside_self("exit0");
 
 	eff = proc_caps("CapEff");
 	if (effective && w->cap >= 0 && !!(eff & (1ULL << w->cap)) != !strcmp(effective, "yes"))
@@ -425,7 +643,7 @@ int main(int argc, char **argv)
 			die("%s: %s", cdf_path, strerror(errno));
 	}
 
-	printf("# Running 'capable/%s' benchmark:\n", w->name);
+	printf("# Running '%s/%s' benchmark:\n", kind_names[w->kind], w->name);
 	printf("# %s; config %s; expect %s\n", w->call, config,
 	       w->cap < 0 ? "success (no capability)" : expect == EXPECT_ALLOW ? "success" :
 	       strerror(w->deny_errno));

@@ -5,7 +5,7 @@
 # caller's fail().
 
 readonly policy_dir=/sys/kernel/security/usercaps
-readonly bench_uid=1000 bench_gid=1000 grant_gid=2000 target_uid=1001
+readonly bench_uid=1000 bench_gid=1000 grant_gid=2000 target_uid=1001 alt_id=1002
 
 # kernel_configs KERNEL - print KERNEL's configurations, after checking that
 # the guest was booted as KERNEL says.
@@ -67,9 +67,14 @@ set_policy() {
 # config_enter CONFIG CAP - set the policy CONFIG means for capability CAP
 # (its file's name, or - for none) and set as_user (the command prefix that
 # runs as CONFIG's user), expect and effective (capbench's --expect and
-# --effective; effective empty: no check).
+# --effective; effective empty: no check). With split_ids=1 the user's
+# effective and saved uid and gid are alt_id, its real ones bench_uid and
+# bench_gid, so that setresuid and setresgid have two ids to flip between.
 config_enter() {
 	local user=(setpriv --reuid="$bench_uid" --regid="$bench_gid" --groups="$grant_gid")
+	[ "${split_ids:-0}" = 0 ] ||
+		user=(setpriv --ruid="$bench_uid" --euid="$alt_id" --rgid="$bench_gid" --egid="$alt_id"
+			--groups="$grant_gid")
 	as_user=()
 	case "$1" in
 	*-root) expect=allow effective=yes ;;
