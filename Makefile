@@ -44,10 +44,11 @@ test: kernel
 # The booted suites again on the debug kernel (vm/config/debug/: KASAN,
 # KFENCE, lockdep, PROVE_RCU...), built in $(USERCAPS_CACHE)/build-debug;
 # vm/run fails every boot whose kernel reports a problem (status 121).
+# The record, with its figures, goes to results/debug/<run-id>/.
 DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t,$(TESTS))
 test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
-	@USERCAPS_KERNEL=debug prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(DEBUG_TESTS))
+	@USERCAPS_KERNEL=debug PROVE_FLAGS='$(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
 
 # QUICK=1: icount only, one boot per kernel configuration (a few minutes);
 # BENCH_FLAGS: more bench/run options (bench/run --help).
