@@ -1,0 +1,161 @@
+#!/bin/bash
+# The benchmark's host side, no kernel needed: capbench's workload list and
+# its refusals, bench/run's option checks, and bench/summarize and
+# bench/plot on a made-up run whose every figure is known, so that a ratio,
+# a variant, the credential blob, the boot rows or a goal computed wrong
+# shows here and not in a committed summary.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# capbench and exit0, built as bench/run builds them.
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o "$tmp/capbench" bench/capbench.c ||
+	bail_out "capbench does not build"
+gcc -O2 -static -nostdlib -Wall -Wextra -Werror -o "$tmp/exit0" bench/exit0.c ||
+	bail_out "exit0 does not build"
+rc=0
+"$tmp/exit0" || rc=$?
+is "$rc" 0 "exit0 exits 0"
+
+list=$("$tmp/capbench" --list)
+is "$(echo "$list" | awk '$3 == "capable" { printf "%s ", $1 }')" \
+	"kill ioprio mlock setpriority getppid " "capbench --list: the capable workloads"
+is "$(echo "$list" | awk '$3 == "churn" { printf "%s ", $1 }')" \
+	"fork fork-kill fork-exec setresuid setresgid capset setgroups-1 setgroups-4096 " \
+	"capbench --list: the churn workloads"
+is "$(echo "$list" | awk '$1 == "setgroups-1" { print $2 }')" setgid \
+	"setgroups is granted by the setgid file"
+
+# run ARGS... - capbench ARGS: output in $out, status in $rc.
+run() {
+	rc=0
+	out=$("$tmp/capbench" "$@" 2>&1) || rc=$?
+}
+run --format=simple -n 100 -r 2 fork-exec
+is "$rc" 0 "fork-exec runs exit0 beside capbench"
+is "$(echo "$out" | awk '!/^#/ { print $4 }' | paste -sd' ' -)" "2 2" \
+	"a heavy workload makes 1/50 of -n's calls (rounded up)"
+run --exec "$tmp/none" fork-exec
+is "$rc" 1 "fork-exec with a missing program fails"
+contains "$out" "fork-exec runs $tmp/none: No such file" "... and says which program"
+run setresuid
+is "$rc" 1 "setresuid with equal real and saved uids fails"
+contains "$out" "both are [0-9]+: start it with two" "... and says how to start it"
+if [ "$(id -u)" = 0 ]; then
+	rc=0
+	out=$(setpriv --ruid=0 --euid=65534 "$tmp/capbench" --format=simple -n 200 -r 1 setresuid 2>&1) || rc=$?
+	is "$rc" 0 "setresuid flips between two uids"
+else
+	ok 0 "setresuid flips between two uids # SKIP needs root to start with two uids"
+fi
+
+# bench/run refuses bad options before it boots anything.
+rc=0
+out=$(bench/run --mode nonsense 2>&1) || rc=$?
+is "$rc" 1 "bench/run --mode nonsense fails"
+contains "$out" "--mode takes icount, wall, profile, boot or all" "... and lists the modes"
+rc=0
+out=$(bench/run --kernels "percred selinux" 2>&1) || rc=$?
+contains "$out" "unknown kernel configuration 'selinux'" "bench/run refuses an unknown kernel"
+rc=0
+out=$(bench/run --boots 0 2>&1) || rc=$?
+contains "$out" "--boots takes a number" "bench/run refuses --boots 0"
+
+# A made-up run: every number below is chosen, so every result is known.
+run_dir=$tmp/results/20260101-000000-test
+mkdir -p "$run_dir/raw"
+cat >"$run_dir/meta" <<'META'
+run_id=20260101-000000-test
+status=complete
+git_commit=test
+kernel_release=6.1.0-test
+workloads=kill
+churn=fork-exec setgroups-1
+META
+# boot DIR KERNEL STACK BLOB - a boot's guest-meta, vm-meta and console.
+boot() {
+	mkdir -p "$run_dir/raw/$1"
+	printf 'kernel=%s\nguest_kernel_version=#1\nguest_kernel_config_sha256=abc\n' "$2" \
+		>"$run_dir/raw/$1/guest-meta"
+	echo accel=icount >"$run_dir/raw/$1/vm-meta"
+	echo "[    0.136287] LSM: cred blob size       = $4" >"$run_dir/raw/$1/console.log"
+}
+boot icount-run1-commoncap commoncap debian 16
+cat >"$run_dir/raw/icount-run1-commoncap/nsop.dat" <<'DAT'
+# workload config repeat iterations total_ns ns_per_op
+kill commoncap-allowed 1 10 10000 1000.0
+kill commoncap-allowed 2 10 10000 1000.0
+kill commoncap-denied 1 10 8000 800.0
+DAT
+cat >"$run_dir/raw/icount-run1-commoncap/churn.dat" <<'DAT'
+debian fork-exec commoncap-allowed 1 2 1000000 500000.0
+debian fork-exec commoncap-allowed 2 2 1000000 500000.0
+debian setgroups-1 commoncap-allowed 1 10 16000 1600.0
+DAT
+boot icount-run1-percred percred debian 32
+cat >"$run_dir/raw/icount-run1-percred/nsop.dat" <<'DAT'
+kill percred-grant 1 10 10150 1015.0
+kill percred-grant 2 10 10170 1017.0
+kill percred-deny 1 10 8040 804.0
+DAT
+cat >"$run_dir/raw/icount-run1-percred/churn.dat" <<'DAT'
+debian fork-exec percred-grant 1 2 1020000 510000.0
+debian setgroups-1 percred-grant 1 10 24000 2400.0
+DAT
+boot icount-run1-commoncap@bare commoncap bare 0
+echo "bare fork-exec commoncap-allowed 1 2 1000000 500000.0" >"$run_dir/raw/icount-run1-commoncap@bare/churn.dat"
+boot icount-run1-percred@bare percred bare 16
+echo "bare fork-exec percred-grant 1 2 1004000 502000.0" >"$run_dir/raw/icount-run1-percred@bare/churn.dat"
+for kernel in commoncap percred; do
+	mkdir -p "$run_dir/raw/boot-run1-$kernel"
+	echo accel=icount >"$run_dir/raw/boot-run1-$kernel/vm-meta"
+done
+echo "[    0.700000] Run /sbin/init as init process" >"$run_dir/raw/boot-run1-commoncap/console.log"
+echo "[    0.707000] Run /sbin/init as init process" >"$run_dir/raw/boot-run1-percred/console.log"
+echo "[    0.4] initcall usercaps_init_securityfs+0x0/0x144 returned 0 after 140 usecs" \
+	>"$run_dir/raw/boot-run1-percred/dmesg.log"
+
+rc=0
+out=$(bench/summarize "$run_dir" 2>&1) || rc=$?
+is "$rc" 0 "bench/summarize reads the made-up run"
+csv=$run_dir/summary.csv
+# row WORKLOAD CONFIG VARIANT - the csv row's median, ratio, overhead.
+row() {
+	awk -F, -v w="$1" -v c="$2" -v v="$3" '$1 == w && $2 == c && $14 == v { print $8, $12, $13 }' "$csv"
+}
+is "$(row kill percred-grant -)" "1016.0 1.016 16.0" "capable rows: median, ratio and overhead"
+is "$(row kill percred-deny -)" "804.0 1.005 4.0" "a deny row is compared with commoncap-denied"
+is "$(row fork-exec percred-grant stack=debian)" "510000.0 1.020 10000.0" \
+	"churn rows: against commoncap on the same stack (debian)"
+is "$(row fork-exec percred-grant stack=bare)" "502000.0 1.004 2000.0" \
+	"... and on the bare stack"
+is "$(row setgroups-1 percred-grant stack=debian)" "2400.0 1.500 800.0" "setgroups-1's refill shows"
+is "$(row boot-to-init percred-boot stack=debian)" "707000000.0 1.010 7000000.0" \
+	"boot-to-init: the init line's stamp, against commoncap's"
+is "$(row usercaps-initcall percred-boot stack=debian | cut -d' ' -f1)" "140000.0" \
+	"usercaps-initcall: initcall_debug's time"
+is "$(grep -c '^fork-exec,.*,stack=debian,' "$csv")" 2 "no churn row leaks into the plain rows"
+memory=$(grep -v '^#' "$run_dir/memory.csv")
+contains "$memory" '^percred,debian,32,32,16,16$' "memory.csv: percred adds 16 bytes to the debian stack's blob"
+contains "$memory" '^percred,bare,16,16,16,16$' "memory.csv: ... and allocates a 16-byte blob on the bare stack"
+md=$(cat "$run_dir/summary.md")
+contains "$md" 'fork-exec <= 1.01x commoncap.*\*\*missed\*\*: percred-grant \(debian\) 1.020x' \
+	"the fork-exec goal is missed where the ratio is above 1.01"
+contains "$md" '^## credential churn \(icount' "summary.md has the churn section"
+contains "$md" '^## memory per credential' "summary.md has the memory section"
+
+if command -v gnuplot >/dev/null; then
+	rc=0
+	out=$(bench/plot --run "$run_dir" --out "$tmp/plots" 2>&1) || rc=$?
+	is "$rc" 0 "bench/plot draws the made-up run"
+	ok "$([ -s "$tmp/plots/offpath-icount.png" ] && [ -s "$tmp/plots/offpath-icount.svg" ]; echo $?)" \
+		"... including offpath-icount.png and .svg"
+else
+	ok 1 "bench/plot: gnuplot is missing (make deps installs it)"
+fi
+
+plan "$tap_count"
+[ "$tap_failed" = 0 ]
