@@ -86,6 +86,9 @@ struct workload {
 };
 
 static const char *prog = "capbench";
+
+#include "bench-util.h"
+
 static pid_t kill_target = 1;
 static void *lock_page;
 static long page_size;
@@ -93,18 +96,6 @@ static int base_nice;
 static const char *exec_path;
 static uid_t flip_ids[2];
 static gid_t groups_list[MANY_GROUPS];
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 static int set_limit(int resource, const char *name)
 {
@@ -428,14 +419,6 @@ static const char *beside_self(const char *name)
 	return path;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The result every call must give: 0 or the workload's errno. */
 static int wanted(const struct workload *w, enum expect expect)
 {
@@ -453,40 +436,21 @@ static void surprise(const struct workload *w, int want, int rc, unsigned long i
 	    w->name, i, rc ? strerror(rc) : "success", want ? strerror(want) : "success");
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The nearest-rank percentile P (0-100] of N sorted samples. */
-static uint32_t percentile(const uint32_t *sorted, unsigned long n, double p)
-{
-	unsigned long rank = (unsigned long)(p / 100.0 * n + 0.999999);
-
-	if (rank < 1)
-		rank = 1;
-	if (rank > n)
-		rank = n;
-	return sorted[rank - 1];
-}
-
 /*
  * The distribution of the sorted samples as quantile points, one line
  * each: every percent, then the tail to the maximum, so that a CDF plot
  * shows both the body and the rare slow calls.
  */
 static void write_cdf(FILE *f, const char *workload, const char *config, unsigned int repeat,
-		      const uint32_t *sorted, unsigned long n)
+		      const int64_t *sorted, unsigned long n)
 {
 	static const double tail[] = { 99.5, 99.9, 99.95, 99.99, 100 };
 
 	for (int p = 1; p <= 99; p++)
-		fprintf(f, "%s %s %u %.2f %u\n", workload, config, repeat, p / 100.0,
+		fprintf(f, "%s %s %u %.2f %" PRId64 "\n", workload, config, repeat, p / 100.0,
 			percentile(sorted, n, p));
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
-		fprintf(f, "%s %s %u %.4f %u\n", workload, config, repeat, tail[i] / 100,
+		fprintf(f, "%s %s %u %.4f %" PRId64 "\n", workload, config, repeat, tail[i] / 100,
 			percentile(sorted, n, tail[i]));
 }
 
@@ -528,18 +492,6 @@ static void usage(FILE *f)
 		"--cdf rows: workload config repeat quantile ns (0.01 ... 1: the maximum)\n");
 }
 
-static unsigned long parse_count(const char *opt, const char *s, unsigned long min)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || v < min || v > UINT32_MAX)
-		die("%s takes a number >= %lu, not '%s' (see --help)", opt, min, s);
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -564,7 +516,7 @@ int main(int argc, char **argv)
 	unsigned long calls = 0;
 	bool simple = false;
 	const struct workload *w;
-	uint32_t *samples = NULL;
+	int64_t *samples = NULL;
 	FILE *cdf = NULL;
 	uint64_t eff;
 	int opt, want;
@@ -695,17 +647,19 @@ int main(int argc, char **argv)
 			dt = now_ns() - t0;
 			if (rc != want)
 				surprise(w, want, rc, i);
-			samples[i] = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+			samples[i] = dt;
 		}
-		qsort(samples, calls, sizeof(*samples), cmp_u32);
+		qsort(samples, calls, sizeof(*samples), cmp_i64);
 		if (simple)
-			printf("%s %s 1 %lu %u %u %u %u %u\n", w->name, config, calls,
+			printf("%s %s 1 %lu %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
+			       w->name, config, calls,
 			       percentile(samples, calls, 50), percentile(samples, calls, 90),
 			       percentile(samples, calls, 99), percentile(samples, calls, 99.9),
 			       samples[calls - 1]);
 		else
 			printf("# Timed %lu %s calls one by one\n"
-			       "     p50 %u  p90 %u  p99 %u  p99.9 %u  max %u [nsecs]\n",
+			       "     p50 %" PRId64 "  p90 %" PRId64 "  p99 %" PRId64 "  p99.9 %" PRId64
+			       "  max %" PRId64 " [nsecs]\n",
 			       calls, w->name,
 			       percentile(samples, calls, 50), percentile(samples, calls, 90),
 			       percentile(samples, calls, 99), percentile(samples, calls, 99.9),

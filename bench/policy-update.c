@@ -75,6 +75,9 @@ struct saved_file {
 };
 
 static const char *prog = "policy-update";
+
+#include "bench-util.h"
+
 static const char *policy_dir = DEFAULT_DIR;
 static int dir_fd = -1;
 static struct saved_file saved[NCAPS];
@@ -83,38 +86,6 @@ static int nsaved;
 static volatile sig_atomic_t restore_armed;
 /* The process that restores (not a forked child). */
 static pid_t owner_pid;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see %s -h)\n", prog);
-	exit(2);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void sleep_ns(int64_t ns)
 {
@@ -281,37 +252,6 @@ static void save_all_caps(void)
 }
 
 /* --- Numbers --- */
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The nearest-rank percentile P (0-100] of N sorted samples. */
-static int64_t percentile(const int64_t *sorted, unsigned long n, double p)
-{
-	unsigned long rank = (unsigned long)(p / 100.0 * n + 0.999999);
-
-	if (rank < 1)
-		rank = 1;
-	if (rank > n)
-		rank = n;
-	return sorted[rank - 1];
-}
-
-static unsigned long parse_count(const char *opt, const char *s, unsigned long min)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || *s == '-' || v < min || v > UINT32_MAX)
-		usage_error("%s takes a number >= %lu, not '%s'", opt, min, s);
-	return v;
-}
 
 /* A uid or gid: 0 .. 2^32 - 2 ((id_t)-1 means "unchanged" to chown). */
 static unsigned int parse_id(const char *opt, const char *s)
