@@ -264,12 +264,12 @@ static int run_fork_exec(void)
  * is needed, and each call commits a new credential. The ids must differ
  * (setpriv --ruid=1000 --euid=1002 makes them so).
  */
-static int setup_flip(const char *what, int (*get)(unsigned int *, unsigned int *,
-						   unsigned int *))
+static int setup_flip(bool gid)
 {
+	const char *what = gid ? "gid" : "uid";
 	unsigned int real, effective, saved;
 
-	if (get(&real, &effective, &saved)) {
+	if (gid ? getresgid(&real, &effective, &saved) : getresuid(&real, &effective, &saved)) {
 		fprintf(stderr, "%s: getres%s: %s\n", prog, what, strerror(errno));
 		return -1;
 	}
@@ -284,24 +284,14 @@ static int setup_flip(const char *what, int (*get)(unsigned int *, unsigned int 
 	return 0;
 }
 
-static int getresuid_ids(unsigned int *r, unsigned int *e, unsigned int *s)
-{
-	return getresuid(r, e, s);
-}
-
-static int getresgid_ids(unsigned int *r, unsigned int *e, unsigned int *s)
-{
-	return getresgid(r, e, s);
-}
-
 static int setup_setresuid(void)
 {
-	return setup_flip("uid", getresuid_ids);
+	return setup_flip(false);
 }
 
 static int setup_setresgid(void)
 {
-	return setup_flip("gid", getresgid_ids);
+	return setup_flip(true);
 }
 
 static unsigned int flip_count;
