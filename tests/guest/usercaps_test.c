@@ -13,6 +13,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -272,12 +273,6 @@ static int probe_lower_nice(const void *arg)
 	return setpriority(PRIO_PROCESS, 0, -1) ? errno : 0;
 }
 
-static int probe_kill_init_in_user_ns(const void *arg)
-{
-	if (unshare(CLONE_NEWUSER))
-		return child_fail("unshare(CLONE_NEWUSER)");
-	return probe_kill_init(arg);
-}
 
 /* Clears @cap from the sets in @which (bits: 1 effective, 2 permitted). */
 static int drop_capability(int cap, int which)
@@ -294,6 +289,32 @@ static int drop_capability(int cap, int which)
 	if (which & 2)
 		data[CAP_TO_INDEX(cap)].permitted &= ~CAP_TO_MASK(cap);
 	return syscall(SYS_capset, &head, data);
+}
+
+/*
+ * In a new user and UTS namespace, sethostname() asks for CAP_SYS_ADMIN
+ * in the namespace the caller is in: commoncap finds the effective set
+ * and, once it is cleared, asks usercaps, which must refuse a credential
+ * outside the initial namespace. The first call shows the path works.
+ */
+static int probe_sethostname_in_user_ns(const void *arg)
+{
+	if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
+		return child_fail("unshare(CLONE_NEWUSER | CLONE_NEWUTS)");
+	if (sethostname("usercaps-ns", 11)) {
+		fprintf(stderr, "# child: sethostname with the namespace's capabilities: %s\n",
+			strerror(errno));
+		return CHILD_WRONG_STEP;
+	}
+	if (drop_capability(CAP_SYS_ADMIN, 1))
+		return child_fail("capset");
+	return sethostname("usercaps-ns", 11) ? errno : 0;
+}
+
+/* kill(pid, 0) of the process given: CAP_KILL in its user namespace. */
+static int probe_kill_pid(const void *arg)
+{
+	return kill(*(const pid_t *)arg, 0) ? errno : 0;
 }
 
 static int probe_raw_socket_without_effective(const void *arg)
@@ -665,6 +686,93 @@ TEST_F(usercaps, flip_seen_by_next_check_on_other_cpu)
 	munmap(board, sizeof(*board));
 }
 
+/* What the policy writer and the threads of one credential share. */
+struct race_board {
+	int seq;		/* the flip to check; -1: stop */
+	int expect;		/* the outcome flip @seq must give */
+	int checked;		/* threads that checked flip @seq */
+	int wrong;		/* checks that gave the other outcome */
+};
+
+#define RACE_THREADS 3
+#define RACE_FLIPS 300
+
+/* One thread: once per flip, as soon as it is announced, one check. */
+static void *race_thread(void *arg)
+{
+	struct race_board *board = arg;
+	int seen = 0, seq;
+
+	for (;;) {
+		while ((seq = __atomic_load_n(&board->seq, __ATOMIC_ACQUIRE)) == seen)
+			;
+		if (seq < 0)
+			return NULL;
+		if (probe_kill_init(NULL) != board->expect)
+			__atomic_add_fetch(&board->wrong, 1, __ATOMIC_RELAXED);
+		seen = seq;
+		__atomic_add_fetch(&board->checked, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* The process whose threads share one credential, a member of the group. */
+static int race_threads(struct race_board *board)
+{
+	pthread_t threads[RACE_THREADS];
+	int i;
+
+	if (become(&member))
+		return CHILD_SETUP_FAILED;
+	for (i = 0; i < RACE_THREADS; i++)
+		if (pthread_create(&threads[i], NULL, race_thread, board))
+			return child_fail("pthread_create");
+	for (i = 0; i < RACE_THREADS; i++)
+		pthread_join(threads[i], NULL);
+	return 0;
+}
+
+/*
+ * Threads share their process's credential. After each policy change,
+ * every thread checks at once, so that in percred mode they race to fill
+ * the credential's stale cache: each must get the new policy's answer.
+ */
+TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
+{
+	struct race_board *board;
+	int flip, status;
+	pid_t pid;
+
+	board = mmap(NULL, sizeof(*board), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, board);
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(race_threads(board));
+	for (flip = 1; flip <= RACE_FLIPS; flip++) {
+		ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, flip & 1 ? 0110 : 0100));
+		board->expect = flip & 1 ? 0 : EPERM;
+		__atomic_store_n(&board->checked, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&board->checked, __ATOMIC_ACQUIRE) != RACE_THREADS)
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				break;
+		ASSERT_EQ(RACE_THREADS, board->checked) {
+			TH_LOG("the threads' process exited: %s", outcome(WEXITSTATUS(status)));
+		}
+	}
+	__atomic_store_n(&board->seq, -1, __ATOMIC_RELEASE);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_OUTCOME(0, WIFEXITED(status) ? WEXITSTATUS(status) : 256, "the threads' process");
+	EXPECT_EQ(0, board->wrong) {
+		TH_LOG("%d of %d checks racing the first fill after a change gave the old answer",
+		       board->wrong, RACE_THREADS * RACE_FLIPS);
+	}
+	munmap(board, sizeof(*board));
+}
+
 TEST_F(usercaps, user_outside_group_refused)
 {
 	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
@@ -683,11 +791,49 @@ TEST_F(usercaps, root_unchanged)
 
 TEST_F(usercaps, nothing_granted_in_user_namespace)
 {
-	ASSERT_EQ(0, set_policy("kill", 0, 0, 0101));
-	ASSERT_OUTCOME(0, run_probe(&plain_user, -1, probe_kill_init, NULL),
-		       "kill(1, 0) by a user, kill at mode 0101");
-	ASSERT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_kill_init_in_user_ns, NULL),
-		       "kill(1, 0) by the same user in a new user namespace");
+	ASSERT_EQ(0, set_policy("sys_admin", 0, GRANT_GROUP, 0110));
+	ASSERT_OUTCOME(EPERM, run_probe(&member, -1, probe_sethostname_in_user_ns, NULL),
+		       "sethostname() by a member of the granted group, as a user namespace's "
+		       "root without CAP_SYS_ADMIN in its effective set");
+}
+
+/*
+ * A grant reaches an object in a child user namespace: cap_capable() walks
+ * up from the target's namespace to the caller's, the initial one, where
+ * usercaps is asked. The target is another user's process in a namespace
+ * of its own.
+ */
+TEST_F(usercaps, grant_reaches_child_namespace)
+{
+	int ready[2], status;
+	char byte;
+	pid_t target;
+
+	ASSERT_EQ(0, pipe(ready));
+	fflush(NULL);
+	target = fork();
+	ASSERT_LE(0, target);
+	if (target == 0) {
+		const struct identity other = { .uid = OTHER_USER, .gid = OTHER_USER };
+
+		close(ready[0]);
+		if (become(&other) || unshare(CLONE_NEWUSER))
+			_exit(CHILD_SETUP_FAILED);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(CHILD_SETUP_FAILED);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1));
+	close(ready[0]);
+	EXPECT_OUTCOME(EPERM, run_probe(&member, -1, probe_kill_pid, &target),
+		       "kill(0) of another user's process in its user namespace, no grant");
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+	EXPECT_OUTCOME(0, run_probe(&member, -1, probe_kill_pid, &target),
+		       "kill(0) of another user's process in its user namespace, kill granted");
+	kill(target, SIGKILL);
+	ASSERT_EQ(target, waitpid(target, &status, 0));
 }
 
 TEST_F(usercaps, root_without_effective_cap_not_restored)

@@ -16,6 +16,8 @@
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/jump_label.h>
+#include <linux/sched.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 
 #ifdef CONFIG_SECURITY_USERCAPS
@@ -39,13 +41,42 @@ struct usercaps_cred_cache {
 
 DECLARE_STATIC_KEY_FALSE(usercaps_enabled);
 DECLARE_STATIC_KEY_FALSE(usercaps_percred);
+DECLARE_TRACEPOINT(usercaps_grant);
 
 extern u8 usercaps_may_grant[CAP_LAST_CAP + 1];
 extern u64 usercaps_generation;
 extern unsigned int usercaps_cred_offset;
 
 int usercaps_cred_capable(const struct cred *cred, int cap);
-int usercaps_percred_fill(const struct cred *cred, int cap);
+u64 usercaps_percred_fill(const struct cred *cred);
+void usercaps_trace_grant(const struct cred *cred, int cap);
+
+/**
+ * usercaps_allow - Grant a capability that the policy gives a credential
+ * @cred: The credential being checked
+ * @cap: The capability the policy grants @cred
+ *
+ * usercaps grants nothing while the caller is a kernel thread. nfsd and
+ * ksmbd build each request's credential from the ids a client claims and
+ * drop its capabilities on purpose; kworkers run for anyone. io_uring's
+ * io-wq workers are not kernel threads (PF_IO_WORKER, not PF_KTHREAD):
+ * they run the submitting process's requests with its credential, and
+ * keep its grants as the process itself would.
+ *
+ * Decided here, at each grant, and never stored in percred's cache: a
+ * credential a kernel thread checks may also be a user process's own.
+ * When the usercaps_grant tracepoint is off, it costs a patched-out jump.
+ *
+ * Return: 0, or -EPERM in a kernel thread.
+ */
+static __always_inline int usercaps_allow(const struct cred *cred, int cap)
+{
+	if (unlikely(current->flags & PF_KTHREAD))
+		return -EPERM;
+	if (tracepoint_enabled(usercaps_grant))
+		usercaps_trace_grant(cred, cap);
+	return 0;
+}
 
 /**
  * usercaps_percred_capable - Ask the credential's decision cache
@@ -54,7 +85,7 @@ int usercaps_percred_fill(const struct cred *cred, int cap);
  *
  * A capability that nobody holds through usercaps is refused at the first
  * test, before any call or RCU read section. Otherwise the decisions cached
- * for the current policy generation answer; anything else is left to
+ * for the current policy generation answer; a stale cache is filled by
  * usercaps_percred_fill(). A fill that races with this read stores the
  * decisions of a newer generation (see usercaps_percred_fill()), which a
  * check concurrent with that policy change may return as well: a cached
@@ -66,18 +97,22 @@ static __always_inline int usercaps_percred_capable(const struct cred *cred,
 						    int cap)
 {
 	const struct usercaps_cred_cache *cache;
-	u64 generation, granted;
+	u64 granted;
 
 	if (likely(!READ_ONCE(usercaps_may_grant[cap])))
 		return -EPERM;
 	cache = cred->security + usercaps_cred_offset;
-	generation = READ_ONCE(cache->generation);
-	if (unlikely(generation != READ_ONCE(usercaps_generation)))
-		return usercaps_percred_fill(cred, cap);
-	/* Pairs with the release of the generation in the fill. */
-	smp_rmb();
-	granted = READ_ONCE(cache->granted);
-	return granted & BIT_ULL(cap) ? 0 : -EPERM;
+	if (unlikely(READ_ONCE(cache->generation) !=
+		     READ_ONCE(usercaps_generation))) {
+		granted = usercaps_percred_fill(cred);
+	} else {
+		/* Pairs with the release of the generation in the fill. */
+		smp_rmb();
+		granted = READ_ONCE(cache->granted);
+	}
+	if (!(granted & BIT_ULL(cap)))
+		return -EPERM;
+	return usercaps_allow(cred, cap);
 }
 
 /**

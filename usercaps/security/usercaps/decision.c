@@ -36,6 +36,9 @@ bool usercaps_cred_eligible(const struct cred *cred, int cap)
 	return cred->user_ns == &init_user_ns && cap_raised(cred->cap_bset, cap);
 }
 
+/* Indexed by the bit number of USERCAPS_GRANTS_*. */
+const char *const usercaps_class_names[3] = { "owner", "group", "other" };
+
 /**
  * usercaps_entry_grants - Whether a capability file grants to a credential
  * @entry: Owner, group and mode of the capability's file
@@ -43,26 +46,29 @@ bool usercaps_cred_eligible(const struct cred *cred, int cap)
  * @fsgid: The credential's filesystem gid
  * @groups: The credential's supplementary groups
  *
- * The execute bit of one class decides, with the precedence of a file's
- * permission check: the owner's if @fsuid owns the file, else the group's
- * if @fsgid or a supplementary group is the file's, else the others'. The
- * class that applies decides even when another would grant.
+ * The execute bit of the class that applies (usercaps_entry_class())
+ * decides, even when another class would grant.
  *
  * The owner bits of a file owned by root never grant: root's capabilities
  * are those of its capability sets, so that a root process that dropped
- * them does not regain them through the default policy.
+ * them does not regain them through the default policy. Root is in the
+ * group and other classes like anyone: a file whose group or other bits
+ * grant gives its capability to a root process that dropped it too.
  *
  * Return: true if @entry grants its capability.
  */
 bool usercaps_entry_grants(const struct usercaps_entry *entry, kuid_t fsuid,
 			   kgid_t fsgid, const struct group_info *groups)
 {
-	if (uid_eq(fsuid, entry->owner))
+	switch (usercaps_entry_class(entry, fsuid, fsgid, groups)) {
+	case USERCAPS_GRANTS_OWNER:
 		return !uid_eq(entry->owner, GLOBAL_ROOT_UID) &&
 		       (entry->mode & 0100);
-	if (gid_eq(fsgid, entry->group) || groups_search(groups, entry->group))
+	case USERCAPS_GRANTS_GROUP:
 		return entry->mode & 0010;
-	return entry->mode & 0001;
+	default:
+		return entry->mode & 0001;
+	}
 }
 
 /**

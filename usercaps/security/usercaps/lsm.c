@@ -11,8 +11,11 @@
 
 #define pr_fmt(fmt) "usercaps: " fmt
 
+#include <linux/align.h>
+#include <linux/build_bug.h>
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
+#include <linux/slab.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/usercaps.h>
@@ -20,7 +23,7 @@
 #include "usercaps.h"
 
 /* Turned on once the capability files exist; see usercaps_init_securityfs. */
-DEFINE_STATIC_KEY_FALSE(usercaps_enabled);
+DEFINE_STATIC_KEY_FALSE_RO(usercaps_enabled);
 
 bool usercaps_initialized __ro_after_init;
 
@@ -98,7 +101,7 @@ void __init usercaps_enable(void)
  * naive and cached modes.
  * A 0 return is handled as for a capability in the effective set:
  * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
- * nothing, so there is nothing more to do here.
+ * nothing; usercaps_allow() has the rules that apply to every grant.
  *
  * Return: 0 if granted, -EPERM otherwise.
  */
@@ -112,7 +115,7 @@ int usercaps_cred_capable(const struct cred *cred, int cap)
 	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
 				   cred->group_info))
 		return -EPERM;
-	return 0;
+	return usercaps_allow(cred, cap);
 }
 
 /**
@@ -121,18 +124,33 @@ int usercaps_cred_capable(const struct cred *cred, int cap)
  * The policy starts in its default state, which grants nothing; checks
  * stay off until the securityfs files exist.
  *
+ * Linux 6.1 packs the LSMs' credential blobs one after the other without
+ * aligning them: percred's cache, read and compared-and-exchanged as u64,
+ * needs an aligned offset in a blob that kmalloc() aligns. Every LSM of
+ * 6.1 asks for a multiple of 8 bytes; should one not, percred mode falls
+ * back to cached mode, which keeps nothing in the credential.
+ *
  * Return: 0, or -ENOMEM.
  */
 static int __init usercaps_init(void)
 {
+	const size_t align = __alignof__(struct usercaps_cred_cache);
 	int err;
 
+	BUILD_BUG_ON(align > ARCH_KMALLOC_MINALIGN);
+	BUILD_BUG_ON(!IS_ALIGNED(sizeof(struct usercaps_cred_cache), align));
 	err = usercaps_policy_init();
 	if (err)
 		return err;
 	/* No hooks, but this lists usercaps in /sys/kernel/security/lsm. */
 	security_add_hooks(NULL, 0, "usercaps");
 	usercaps_cred_offset = usercaps_blob_sizes.lbs_cred;
+	if (usercaps_mode == USERCAPS_MODE_PERCRED &&
+	    !IS_ALIGNED(usercaps_cred_offset, align)) {
+		pr_err("credential blob offset %u is not %zu-byte aligned: using cached mode\n",
+		       usercaps_cred_offset, align);
+		usercaps_mode = USERCAPS_MODE_CACHED;
+	}
 	usercaps_initialized = true;
 	pr_info("initialized, %s mode\n", usercaps_mode_names[usercaps_mode]);
 	return 0;

@@ -15,13 +15,14 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/cred.h>
 #include <linux/usercaps.h>
 
 #include "usercaps.h"
 
 /* Enabled instead of usercaps_enabled in percred mode. */
-DEFINE_STATIC_KEY_FALSE(usercaps_percred);
+DEFINE_STATIC_KEY_FALSE_RO(usercaps_percred);
 
 /* Whether any credential but root's may hold each capability. */
 u8 usercaps_may_grant[CAP_LAST_CAP + 1] __read_mostly;
@@ -35,7 +36,6 @@ unsigned int usercaps_cred_offset __ro_after_init;
 /**
  * usercaps_percred_fill - Decide from the policy and cache the decisions
  * @cred: The credential being checked
- * @cap: The capability asked for
  *
  * Called when @cred's cache is stale or being filled. The generation is
  * read before the policy, so that the decisions are at least as new as
@@ -47,26 +47,31 @@ unsigned int usercaps_cred_offset __ro_after_init;
  * cache current and then reads the decisions of this fill is concurrent
  * with the policy change the fill saw, and may return either answer.
  *
- * Return: 0 if the policy grants @cap to @cred, -EPERM otherwise.
+ * The generation and the decisions are 64-bit words read and exchanged
+ * whole, which is why usercaps depends on 64BIT: a generation that
+ * wrapped would let a stale decision pass for a current one.
+ *
+ * Return: bit CAP_* set for each capability the policy grants @cred.
  */
-int usercaps_percred_fill(const struct cred *cred, int cap)
+u64 usercaps_percred_fill(const struct cred *cred)
 {
 	struct usercaps_cred_cache *cache = cred->security + usercaps_cred_offset;
 	u64 seen = READ_ONCE(cache->generation);
 	u64 generation, granted;
 
+	BUILD_BUG_ON(CAP_LAST_CAP >= BITS_PER_TYPE(granted));
 	/* Pairs with the release in usercaps_percred_publish(). */
 	generation = smp_load_acquire(&usercaps_generation);
 	granted = usercaps_policy_granted(cred);
 
 	/* Generations only grow, and a busy cache is above them all. */
 	if (seen < generation &&
-	    cmpxchg64(&cache->generation, seen, USERCAPS_CACHE_BUSY) == seen) {
+	    cmpxchg(&cache->generation, seen, USERCAPS_CACHE_BUSY) == seen) {
 		WRITE_ONCE(cache->granted, granted);
 		/* Pairs with the smp_rmb() in usercaps_percred_capable(). */
 		smp_store_release(&cache->generation, generation);
 	}
-	return granted & BIT_ULL(cap) ? 0 : -EPERM;
+	return granted;
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #define pr_fmt(fmt) "usercaps: " fmt
 
+#include <linux/error-injection.h>
 #include <linux/fs.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
@@ -75,6 +76,17 @@ void __init usercaps_policy_set_inode(int cap, struct inode *inode)
 }
 
 /**
+ * usercaps_policy_inode - The inode of a capability's file
+ * @cap: The capability
+ *
+ * Return: the inode, or NULL before the files exist.
+ */
+struct inode *usercaps_policy_inode(int cap)
+{
+	return usercaps_inodes[cap];
+}
+
+/**
  * usercaps_policy_get - Read the policy of one capability
  * @cap: The capability
  * @entry: Where to store its owner, group and mode
@@ -120,6 +132,22 @@ u64 usercaps_policy_granted(const struct cred *cred)
 }
 
 /**
+ * usercaps_table_dup - Copy the published table for a writer to change
+ * @table: The published table
+ *
+ * A function of its own so that fail_function can make it fail: the
+ * guest tests inject -ENOMEM here (ALLOW_ERROR_INJECTION).
+ *
+ * Return: the copy, or NULL.
+ */
+static noinline struct usercaps_table *
+usercaps_table_dup(const struct usercaps_table *table)
+{
+	return kmemdup(table, sizeof(*table), GFP_KERNEL);
+}
+ALLOW_ERROR_INJECTION(usercaps_table_dup, NULL);
+
+/**
  * usercaps_policy_setattr - Change a capability file and publish it
  * @mnt_userns: The idmapping of the mount, as for setattr_copy()
  * @cap: The capability
@@ -128,7 +156,8 @@ u64 usercaps_policy_granted(const struct cred *cred)
  *
  * The table is kept in every mode so that changing mode needs nothing
  * but a reboot. The copy is allocated before the inode changes, so that
- * on failure the file and the table still agree.
+ * on failure the file and the table still agree. The change is audited
+ * once published.
  *
  * Return: 0, or -ENOMEM with nothing changed.
  */
@@ -136,11 +165,12 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 			    struct inode *inode, struct iattr *attr)
 {
 	struct usercaps_table *old, *new;
+	struct usercaps_entry was, now;
 
 	mutex_lock(&usercaps_table_lock);
 	old = rcu_dereference_protected(usercaps_table,
 					lockdep_is_held(&usercaps_table_lock));
-	new = kmemdup(old, sizeof(*old), GFP_KERNEL);
+	new = usercaps_table_dup(old);
 	if (!new) {
 		mutex_unlock(&usercaps_table_lock);
 		return -ENOMEM;
@@ -149,14 +179,17 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 	setattr_copy(mnt_userns, inode, attr);
 	mark_inode_dirty(inode);
 
-	new->caps[cap].mode = inode->i_mode & S_IALLUGO;
-	new->caps[cap].owner = inode->i_uid;
-	new->caps[cap].group = inode->i_gid;
+	was = old->caps[cap];
+	now.mode = inode->i_mode & S_IALLUGO;
+	now.owner = inode->i_uid;
+	now.group = inode->i_gid;
+	new->caps[cap] = now;
 	old = rcu_replace_pointer(usercaps_table, new,
 				  lockdep_is_held(&usercaps_table_lock));
-	usercaps_percred_publish(cap, &new->caps[cap]);
+	usercaps_percred_publish(cap, &now);
 	mutex_unlock(&usercaps_table_lock);
 
 	kfree_rcu(old, rcu);
+	usercaps_audit_change(cap, &was, &now);
 	return 0;
 }

@@ -4,7 +4,7 @@
  *
  * /sys/kernel/security/usercaps/ holds one file per capability, whose
  * owner, group and mode are the policy, changed with chown and chmod by
- * root only; "grants" lists the files not in default state, and "mode"
+ * a holder of CAP_MAC_ADMIN only; "grants" lists the files not in default state, and "mode"
  * shows where checks read the policy.
  */
 
@@ -12,6 +12,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/security.h>
@@ -22,7 +23,7 @@
 #include "usercaps.h"
 
 /* File names, indexed by CAP_*: the name of the capability, lower case. */
-static const char *const usercaps_cap_names[] = {
+const char *const usercaps_cap_names[] = {
 	[CAP_CHOWN] = "chown",
 	[CAP_DAC_OVERRIDE] = "dac_override",
 	[CAP_DAC_READ_SEARCH] = "dac_read_search",
@@ -76,7 +77,6 @@ static const char *const usercaps_cap_names[] = {
  */
 static void usercaps_show_cap(struct seq_file *m, int cap)
 {
-	static const char *const class_names[] = { "owner", "group", "other" };
 	struct usercaps_entry entry;
 	unsigned int grantees;
 	const char *sep = "";
@@ -90,9 +90,9 @@ static void usercaps_show_cap(struct seq_file *m, int cap)
 		   from_kgid(&init_user_ns, entry.group), entry.mode);
 	if (!grantees)
 		seq_puts(m, "none");
-	for (class = 0; class < ARRAY_SIZE(class_names); class++) {
+	for (class = 0; class < ARRAY_SIZE(usercaps_class_names); class++) {
 		if (grantees & BIT(class)) {
-			seq_printf(m, "%s%s", sep, class_names[class]);
+			seq_printf(m, "%s%s", sep, usercaps_class_names[class]);
 			sep = ",";
 		}
 	}
@@ -147,15 +147,39 @@ static const struct file_operations name##_fops = {			\
 USERCAPS_READ_ONLY_FOPS(usercaps_cap);
 
 /**
+ * usercaps_may_change_policy - Whether current may change the policy
+ *
+ * Changing the policy takes CAP_MAC_ADMIN, as changing SafeSetID's,
+ * AppArmor's or Smack's does, held in the effective set itself, in the
+ * initial user namespace. Capabilities that usercaps grants are never in
+ * a credential's sets, so none of them, mac_admin included, lets its
+ * holder change the policy that granted it. CAP_FOWNER, which lets its
+ * holder chmod any file, is not enough: the capability files' modes are
+ * policy, not access control. capable() then lets the other LSMs refuse,
+ * and marks the task as having used a privilege.
+ *
+ * Return: true if current may chmod and chown the capability files.
+ */
+static bool usercaps_may_change_policy(void)
+{
+	const struct cred *cred = current_cred();
+
+	return cred->user_ns == &init_user_ns &&
+	       cap_raised(cred->cap_effective, CAP_MAC_ADMIN) &&
+	       capable(CAP_MAC_ADMIN);
+}
+
+/**
  * usercaps_cap_setattr - chmod or chown a capability file
  * @mnt_userns: The idmapping of the mount
  * @dentry: The file
  * @attr: The change
  *
- * Only a process with CAP_FOWNER may change the policy: setattr_prepare()
- * would let the owner of a file chmod it, and owning a capability file is
- * what usercaps gives to a user who is not root. Truncating means nothing.
- * Called by notify_change() with the inode locked.
+ * Only a process that usercaps_may_change_policy() may change the policy:
+ * setattr_prepare() would let the owner of a file chmod it, and owning a
+ * capability file is what usercaps gives to a user who is not root.
+ * Truncating means nothing. Called by notify_change() with the inode
+ * locked, which orders changes to one file.
  *
  * Return: 0, or -EPERM, or an error from setattr_prepare() or the policy.
  */
@@ -165,7 +189,7 @@ static int usercaps_cap_setattr(struct user_namespace *mnt_userns,
 	struct inode *inode = d_inode(dentry);
 	int err;
 
-	if (!capable(CAP_FOWNER) || (attr->ia_valid & ATTR_SIZE))
+	if ((attr->ia_valid & ATTR_SIZE) || !usercaps_may_change_policy())
 		return -EPERM;
 	err = setattr_prepare(mnt_userns, dentry, attr);
 	if (err)

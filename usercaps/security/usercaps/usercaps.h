@@ -45,15 +45,48 @@ struct usercaps_entry {
 /* Owner root, group root, mode 0100: grants nothing. */
 #define USERCAPS_DEFAULT_MODE 0100
 
-/* Mode classes whose execute bit grants, as returned by usercaps_grantees. */
+/*
+ * The classes of a file's mode, as returned by usercaps_entry_class() and,
+ * for those whose execute bit grants, usercaps_grantees().
+ */
 #define USERCAPS_GRANTS_OWNER	BIT(0)
 #define USERCAPS_GRANTS_GROUP	BIT(1)
 #define USERCAPS_GRANTS_OTHER	BIT(2)
+
+/**
+ * usercaps_entry_class - Which class of a capability file's mode applies
+ * @entry: Owner, group and mode of the capability's file
+ * @fsuid: The credential's filesystem uid
+ * @fsgid: The credential's filesystem gid
+ * @groups: The credential's supplementary groups
+ *
+ * The precedence of a file's permission check: the owner's class if
+ * @fsuid owns the file, else the group's if @fsgid or a supplementary
+ * group is the file's, else the others'.
+ *
+ * Return: USERCAPS_GRANTS_OWNER, USERCAPS_GRANTS_GROUP or
+ * USERCAPS_GRANTS_OTHER.
+ */
+static inline unsigned int usercaps_entry_class(const struct usercaps_entry *entry,
+						kuid_t fsuid, kgid_t fsgid,
+						const struct group_info *groups)
+{
+	if (uid_eq(fsuid, entry->owner))
+		return USERCAPS_GRANTS_OWNER;
+	if (gid_eq(fsgid, entry->group) || groups_search(groups, entry->group))
+		return USERCAPS_GRANTS_GROUP;
+	return USERCAPS_GRANTS_OTHER;
+}
+
+/* audit.c */
+void usercaps_audit_change(int cap, const struct usercaps_entry *old,
+			   const struct usercaps_entry *new);
 
 /* lsm.c */
 void __init usercaps_enable(void);
 
 /* decision.c */
+extern const char *const usercaps_class_names[3];
 bool usercaps_cred_eligible(const struct cred *cred, int cap);
 bool usercaps_entry_grants(const struct usercaps_entry *entry, kuid_t fsuid,
 			   kgid_t fsgid, const struct group_info *groups);
@@ -68,9 +101,13 @@ void usercaps_percred_publish(int cap, const struct usercaps_entry *entry);
 /* policy.c */
 int __init usercaps_policy_init(void);
 void __init usercaps_policy_set_inode(int cap, struct inode *inode);
+struct inode *usercaps_policy_inode(int cap);
 void usercaps_policy_get(int cap, struct usercaps_entry *entry);
 u64 usercaps_policy_granted(const struct cred *cred);
 int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 			    struct inode *inode, struct iattr *attr);
+
+/* securityfs.c */
+extern const char *const usercaps_cap_names[CAP_LAST_CAP + 1];
 
 #endif /* _SECURITY_USERCAPS_USERCAPS_H */

@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * usercaps LSM - KUnit tests of the decision
+ *
+ * The first suite tests the decision as pure functions. The second runs
+ * against the live policy, which it changes and puts back: the fill,
+ * publication and generations of percred mode's cache, and the rule that
+ * a kernel thread (KUnit runs each case in one) is granted nothing.
  */
 
 #include <kunit/test.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/sched.h>
+#include <linux/usercaps.h>
 #include <linux/user_namespace.h>
 
 #include "usercaps.h"
@@ -211,12 +219,43 @@ static void usercaps_test_cred_granted(struct kunit *test)
 	cap_lower(cred.cap_bset, CAP_IPC_LOCK);
 	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred),
 			BIT_ULL(CAP_KILL) | BIT_ULL(CAP_SYS_NICE));
+
+	/* Another user, in no group of the policy: only "other" grants. */
+	cred.fsuid = KUIDT_INIT(USER);
+	cred.fsgid = KGIDT_INIT(USER);
+	cap_raise(cred.cap_bset, CAP_IPC_LOCK);
+	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred),
+			BIT_ULL(CAP_IPC_LOCK) | BIT_ULL(CAP_SYS_ADMIN));
+
+	/* Root: the root-owned files' owner bits are not root's to use. */
+	cred.fsuid = KUIDT_INIT(ROOT);
+	cred.fsgid = KGIDT_INIT(ROOT);
+	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred),
+			BIT_ULL(CAP_SYS_ADMIN));
+}
+
+/* Percred's decisions are refused whole in a child user namespace. */
+static void usercaps_test_cred_granted_user_namespace(struct kunit *test)
+{
+	struct usercaps_entry *caps = kunit_kcalloc(test, CAP_LAST_CAP + 1,
+						     sizeof(*caps), GFP_KERNEL);
+	struct user_namespace *child = kunit_kzalloc(test, sizeof(*child),
+						      GFP_KERNEL);
+	struct cred cred = {
+		.user_ns = child,
+		.cap_bset = CAP_FULL_SET,
+		.fsuid = KUIDT_INIT(USER),
+		.fsgid = KGIDT_INIT(GROUP),
+	};
+	int cap;
+
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	child->parent = &init_user_ns;
+	child->level = 1;
 	for (cap = 0; cap <= CAP_LAST_CAP; cap++)
-		KUNIT_EXPECT_EQ(test,
-				!!(usercaps_cred_granted(caps, &cred) & BIT_ULL(cap)),
-				usercaps_cred_eligible(&cred, cap) &&
-				usercaps_entry_grants(&caps[cap], cred.fsuid,
-						      cred.fsgid, NULL));
+		caps[cap] = entry(ROOT, GROUP, 0111);
+	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred), 0ULL);
 }
 
 static struct kunit_case usercaps_test_cases[] = {
@@ -233,6 +272,7 @@ static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_bounding_set),
 	KUNIT_CASE(usercaps_test_user_namespace),
 	KUNIT_CASE(usercaps_test_cred_granted),
+	KUNIT_CASE(usercaps_test_cred_granted_user_namespace),
 	{}
 };
 
@@ -241,4 +281,150 @@ static struct kunit_suite usercaps_test_suite = {
 	.test_cases = usercaps_test_cases,
 };
 
-kunit_test_suite(usercaps_test_suite);
+/* A capability no test of the system's own ever asks for. */
+#define LIVE_CAP	CAP_WAKE_ALARM
+
+/* Sets LIVE_CAP's file to root:root @mode as chmod does; 0 or -errno. */
+static int live_chmod(umode_t mode)
+{
+	struct inode *inode = usercaps_policy_inode(LIVE_CAP);
+	struct iattr attr = {
+		.ia_valid = ATTR_MODE,
+		.ia_mode = S_IFREG | mode,
+	};
+	int err;
+
+	inode_lock(inode);
+	err = usercaps_policy_setattr(&init_user_ns, LIVE_CAP, inode, &attr);
+	inode_unlock(inode);
+	return err;
+}
+
+static int usercaps_live_init(struct kunit *test)
+{
+	if (!usercaps_initialized || !usercaps_policy_inode(LIVE_CAP))
+		kunit_skip(test, "usercaps is not in lsm=");
+	KUNIT_ASSERT_EQ(test, live_chmod(0101), 0);
+	return 0;
+}
+
+static void usercaps_live_exit(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, live_chmod(USERCAPS_DEFAULT_MODE), 0);
+}
+
+/* A credential of user USER, in no group, with a percred cache. */
+static struct cred *live_cred(struct kunit *test)
+{
+	struct cred *cred = kunit_kzalloc(test, sizeof(*cred), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cred->user_ns = &init_user_ns;
+	cred->cap_bset = CAP_FULL_SET;
+	cred->fsuid = KUIDT_INIT(USER);
+	cred->fsgid = KGIDT_INIT(USER);
+	cred->security = kunit_kzalloc(test, usercaps_cred_offset +
+				       sizeof(struct usercaps_cred_cache),
+				       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cred->security);
+	return cred;
+}
+
+static struct usercaps_cred_cache *live_cache(const struct cred *cred)
+{
+	return cred->security + usercaps_cred_offset;
+}
+
+/* Each change moves the generation by one and sets the may-grant byte. */
+static void usercaps_test_publish(struct kunit *test)
+{
+	u64 generation = READ_ONCE(usercaps_generation);
+
+	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_may_grant[LIVE_CAP]), 1);
+	KUNIT_ASSERT_EQ(test, live_chmod(0100), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_generation), generation + 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_may_grant[LIVE_CAP]), 0);
+	KUNIT_ASSERT_EQ(test, live_chmod(0001), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_generation), generation + 2);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_may_grant[LIVE_CAP]), 1);
+}
+
+/* A stale cache gets the policy's decisions and the current generation. */
+static void usercaps_test_fill(struct kunit *test)
+{
+	struct cred *cred = live_cred(test);
+	struct usercaps_cred_cache *cache = live_cache(cred);
+	u64 granted;
+
+	granted = usercaps_percred_fill(cred);
+	KUNIT_EXPECT_TRUE(test, granted & BIT_ULL(LIVE_CAP));
+	KUNIT_EXPECT_EQ(test, cache->granted, granted);
+	KUNIT_EXPECT_EQ(test, cache->generation, READ_ONCE(usercaps_generation));
+
+	/* After a revocation, the next fill stores the revocation. */
+	KUNIT_ASSERT_EQ(test, live_chmod(0100), 0);
+	KUNIT_EXPECT_NE(test, cache->generation, READ_ONCE(usercaps_generation));
+	granted = usercaps_percred_fill(cred);
+	KUNIT_EXPECT_FALSE(test, granted & BIT_ULL(LIVE_CAP));
+	KUNIT_EXPECT_EQ(test, cache->granted, granted);
+	KUNIT_EXPECT_EQ(test, cache->generation, READ_ONCE(usercaps_generation));
+}
+
+/*
+ * A cache claimed by another fill, or filled for a newer generation than
+ * this fill read, is left alone: the fill only answers.
+ */
+static void usercaps_test_fill_leaves_busy_and_newer(struct kunit *test)
+{
+	const u64 marks[] = {
+		USERCAPS_CACHE_BUSY, READ_ONCE(usercaps_generation) + 1,
+	};
+	struct cred *cred = live_cred(test);
+	struct usercaps_cred_cache *cache = live_cache(cred);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(marks); i++) {
+		cache->generation = marks[i];
+		cache->granted = 0;
+		KUNIT_EXPECT_TRUE(test, usercaps_percred_fill(cred) &
+					BIT_ULL(LIVE_CAP));
+		KUNIT_EXPECT_EQ(test, cache->generation, marks[i]);
+		KUNIT_EXPECT_EQ(test, cache->granted, 0ULL);
+	}
+}
+
+/*
+ * KUnit runs this case in a kernel thread: the policy grants LIVE_CAP to
+ * the credential, and the check refuses it all the same.
+ */
+static void usercaps_test_kernel_thread_refused(struct kunit *test)
+{
+	struct cred *cred = prepare_creds();
+
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	KUNIT_ASSERT_TRUE(test, current->flags & PF_KTHREAD);
+	cred->fsuid = KUIDT_INIT(USER);
+	cred->fsgid = KGIDT_INIT(USER);
+	cap_lower(cred->cap_effective, LIVE_CAP);
+	KUNIT_EXPECT_TRUE(test, usercaps_policy_granted(cred) & BIT_ULL(LIVE_CAP));
+	KUNIT_EXPECT_EQ(test, usercaps_capable(cred, LIVE_CAP), -EPERM);
+	KUNIT_EXPECT_EQ(test, usercaps_allow(cred, LIVE_CAP), -EPERM);
+	abort_creds(cred);
+}
+
+static struct kunit_case usercaps_live_test_cases[] = {
+	KUNIT_CASE(usercaps_test_publish),
+	KUNIT_CASE(usercaps_test_fill),
+	KUNIT_CASE(usercaps_test_fill_leaves_busy_and_newer),
+	KUNIT_CASE(usercaps_test_kernel_thread_refused),
+	{}
+};
+
+static struct kunit_suite usercaps_live_test_suite = {
+	.name = "usercaps_live",
+	.init = usercaps_live_init,
+	.exit = usercaps_live_exit,
+	.test_cases = usercaps_live_test_cases,
+};
+
+kunit_test_suites(&usercaps_test_suite, &usercaps_live_test_suite);
