@@ -1,6 +1,6 @@
 #!/bin/bash
 # Hostile input to /sys/kernel/security/usercaps (tests/guest/
-# usercaps_hostile.c): in percred mode (the default) and in naive mode; then
+# usercaps_hostile.c): in percred mode (the default), cached and naive; then
 # a boot with usercaps.mode=bogus, which must say so and keep the default.
 set -eu
 . "$(dirname "$0")/guest-lib.sh"
@@ -8,7 +8,7 @@ cd "$repo_dir"
 require_kernel
 build_guest_tests
 
-for boot in percred naive; do
+for boot in percred cached naive; do
 	append="lsm=$lsm_usercaps"
 	[ "$boot" = percred ] || append="$append usercaps.mode=$boot"
 	rc=0

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * usercaps hostile input - every way but chmod/chown by a holder of
- * CAP_FOWNER to change /sys/kernel/security/usercaps must fail and leave
- * the policy as it was.
+ * CAP_MAC_ADMIN to change /sys/kernel/security/usercaps must fail and
+ * leave the policy as it was.
  *
  * Each case is one system call on the policy files, by root, by a user, by
- * a user the policy grants CAP_KILL, by root of a new user namespace or by
- * a set-group-ID program; after each, every file's owner, group and mode
+ * a user the policy grants CAP_KILL, or CAP_FOWNER and CAP_MAC_ADMIN, by
+ * root holding only CAP_FOWNER, only CAP_DAC_OVERRIDE or everything but
+ * CAP_MAC_ADMIN, by root of a new user namespace or by a set-group-ID
+ * program; after each, every file's owner, group and mode
  * and the text of "grants" are compared with a snapshot taken before. A
  * random pass then throws malformed calls at the files. Runs as root in a
  * guest booted with usercaps in lsm=.
@@ -40,8 +42,9 @@
 #define KILL_PATH DIR_PATH "/kill"
 #define NEW_NAME DIR_PATH "/usercaps_hostile_new"
 
-/* kill is granted to GRANTED_GROUP, fowner to nobody. */
+/* kill is granted to GRANTED_GROUP, fowner and mac_admin to GATE_GROUP. */
 #define GRANTED_GROUP 2000
+#define GATE_GROUP 2002
 #define OWNING_USER 1000
 
 /* argv[1] of the set-group-ID copy: try to change the policy and exit. */
@@ -311,6 +314,8 @@ struct identity {
 	uid_t uid;
 	gid_t gid;
 	gid_t group;		/* one supplementary group, 0 for none */
+	bool limit_caps;	/* root: keep only @caps, in every set */
+	__u64 caps;
 };
 
 static const struct identity root = { "root", BY_ROOT };
@@ -320,6 +325,22 @@ static const struct identity file_owner = { "owner of sys_nice", BY_USER, OWNING
 /* Holds CAP_KILL through the policy; tries to get more. */
 static const struct identity kill_holder = {
 	"member of the kill group", BY_USER, 1002, 1002, GRANTED_GROUP,
+};
+/* What the policy gate refuses: CAP_FOWNER is not CAP_MAC_ADMIN, nor a grant. */
+static const struct identity fowner_root = {
+	"root with only CAP_FOWNER", BY_ROOT, .limit_caps = true,
+	.caps = 1ULL << CAP_FOWNER,
+};
+static const struct identity dac_override_root = {
+	"root with only CAP_DAC_OVERRIDE", BY_ROOT, .limit_caps = true,
+	.caps = 1ULL << CAP_DAC_OVERRIDE,
+};
+static const struct identity all_but_mac_admin_root = {
+	"root with every capability but CAP_MAC_ADMIN", BY_ROOT, .limit_caps = true,
+	.caps = ((1ULL << (CAP_LAST_CAP + 1)) - 1) & ~(1ULL << CAP_MAC_ADMIN),
+};
+static const struct identity gate_holder = {
+	"holder of usercaps-granted fowner and mac_admin", BY_USER, 1003, 1003, GATE_GROUP,
 };
 /* Full capabilities over every id, in its namespace: what setattr_prepare() would take. */
 static const struct identity ns_root = { "root of an identity-mapped user namespace", BY_NS_ROOT };
@@ -372,6 +393,18 @@ static int unshare_identity_mapped(void)
 	return err;
 }
 
+/* Keeps only @caps in the effective, permitted and inheritable sets. */
+static int limit_caps(__u64 caps)
+{
+	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { 0 };
+	int i;
+
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		data[i].effective = data[i].permitted = data[i].inheritable = caps >> (32 * i);
+	return syscall(SYS_capset, &head, data);
+}
+
 /* Returns 0, or the errno of the step that failed. */
 static int become(const struct identity *id)
 {
@@ -381,6 +414,8 @@ static int become(const struct identity *id)
 	if (id->uid && (setgroups(id->group ? 1 : 0, groups) ||
 			setresgid(id->gid, id->gid, id->gid) ||
 			setresuid(id->uid, id->uid, id->uid)))
+		return errno;
+	if (id->limit_caps && limit_caps(id->caps))
 		return errno;
 	if (id->caller == BY_NS_ROOT)
 		return unshare_identity_mapped();
@@ -449,7 +484,8 @@ static int set_baseline(void)
 		{ "mode", 0, 0, 0444 },
 		{ "kill", 0, GRANTED_GROUP, 0110 },
 		{ "sys_nice", OWNING_USER, 0, 0100 },
-		{ "fowner", 0, 0, 0100 },
+		{ "fowner", 0, GATE_GROUP, 0110 },
+		{ "mac_admin", 0, GATE_GROUP, 0110 },
 	};
 	char path[128];
 	struct stat st;
@@ -806,6 +842,87 @@ TEST_F(hostile, reads_at_odd_offsets_and_sizes)
 	ASSERT_POLICY_UNCHANGED("reads at odd offsets");
 }
 
+/*
+ * Every change the policy gate must refuse with EPERM: chmod, chown and
+ * utimensat of capability files (those granting kill, fowner, mac_admin),
+ * by path and by @kill_fd, opened by root. Returns 0, or the first call
+ * that was not refused with EPERM, as 1 + its index.
+ */
+static int change_policy(const void *kill_fd)
+{
+	static const struct op calls[] = {
+		{ OP_CHMOD, KILL_PATH, .mode = 0111 },
+		{ OP_CHMOD, KILL_PATH, .mode = 0110 },
+		{ OP_CHOWN, KILL_PATH, .uid = 1003, .gid = -1 },
+		{ OP_CHOWN, KILL_PATH, .uid = -1, .gid = GATE_GROUP },
+		{ OP_CHOWN, KILL_PATH, .uid = 0, .gid = GRANTED_GROUP },
+		{ OP_UTIMES, KILL_PATH },
+		{ OP_CHMOD, DIR_PATH "/fowner", .mode = 0111 },
+		{ OP_CHMOD, DIR_PATH "/mac_admin", .mode = 0111 },
+		{ OP_CHOWN, DIR_PATH "/setuid", .uid = 1003, .gid = GATE_GROUP },
+		{ OP_CHMOD, DIR_PATH "/sys_admin", .mode = 0011 },
+	};
+	const int fd = *(const int *)kill_fd;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(calls); i++)
+		if (do_op(&calls[i]) != EPERM)
+			return 1 + i;
+	if (!fchmod(fd, 0111) || errno != EPERM)
+		return 101;
+	if (!fchown(fd, 1003, GATE_GROUP) || errno != EPERM)
+		return 102;
+	return 0;
+}
+
+/* Returns 0, or the step that did not go as its comment says. */
+static int gate_holder_steps(const void *arg)
+{
+	/* The grants hold: fowner lets it chmod a file of another user. */
+	if (chmod("/tmp", 01777))
+		return 200;
+	return change_policy(arg);
+}
+
+FIXTURE(gate) {
+	struct snapshot before;
+	int kill_fd;
+};
+
+FIXTURE_VARIANT(gate) {
+	const struct identity *id;
+};
+
+FIXTURE_VARIANT_ADD(gate, fowner_root) { .id = &fowner_root };
+FIXTURE_VARIANT_ADD(gate, dac_override_root) { .id = &dac_override_root };
+FIXTURE_VARIANT_ADD(gate, all_but_mac_admin_root) { .id = &all_but_mac_admin_root };
+FIXTURE_VARIANT_ADD(gate, granted_fowner_and_mac_admin) { .id = &gate_holder };
+FIXTURE_VARIANT_ADD(gate, root_of_identity_mapped_user_namespace) { .id = &ns_root };
+
+FIXTURE_SETUP(gate)
+{
+	set_up_baseline(_metadata, &self->before);
+	self->kill_fd = open(KILL_PATH, O_RDONLY);
+	ASSERT_LE(0, self->kill_fd);
+}
+
+FIXTURE_TEARDOWN(gate)
+{
+	close(self->kill_fd);
+	chmod("/tmp", 01777);
+}
+
+/* Only CAP_MAC_ADMIN in the effective set of the initial namespace passes. */
+TEST_F(gate, policy_changes_refused)
+{
+	const struct identity *id = variant->id;
+
+	if (id == &gate_holder)
+		ASSERT_STEPS_AS_EXPECTED(id, gate_holder_steps, &self->kill_fd);
+	else
+		ASSERT_STEPS_AS_EXPECTED(id, change_policy, &self->kill_fd);
+}
+
 static unsigned int rand_below(unsigned int n)
 {
 	return (unsigned int)random() % n;
@@ -813,9 +930,11 @@ static unsigned int rand_below(unsigned int n)
 
 /*
  * A random malformed call. By root, chmod, chown and utimensat are left
- * out: they are root's way to change the policy. By any other process of
- * uid 0 they aim only at capability files: the directory, "grants" and
- * "mode" are its own (see chmod_view()).
+ * out: they are root's way to change the policy. By a caller who may chmod
+ * files it does not own (any other process of uid 0, and holders of
+ * CAP_FOWNER) they aim only at capability files: the directory, "grants"
+ * and "mode" are uid 0's (see chmod_view()), and ".." is securityfs' root,
+ * not policy.
  */
 static void random_op(struct op *op, char *path, size_t size, bool by_root, bool owns_view)
 {
@@ -861,7 +980,7 @@ static void random_op(struct op *op, char *path, size_t size, bool by_root, bool
 
 struct random_pass {
 	bool by_root;
-	bool owns_view;		/* uid 0: owner of the directory, grants and mode */
+	bool owns_view;		/* may chmod the directory, grants, mode or ".." */
 	unsigned int seed;
 };
 
@@ -902,13 +1021,15 @@ TEST_F_TIMEOUT(hostile, random_calls_change_nothing, 900)
 {
 	const struct identity *ids[] = {
 		&root, &plain_user, &file_owner, &kill_holder, &ns_root, &ns_user,
+		&fowner_root, &dac_override_root, &all_but_mac_admin_root, &gate_holder,
 	};
 	struct random_pass pass;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		/* Only root passes the gate: its changes are not hostile. */
 		pass.by_root = ids[i] == &root;
-		pass.owns_view = ids[i]->uid == 0;
+		pass.owns_view = ids[i]->uid == 0 || ids[i] == &gate_holder;
 		pass.seed = 0x5eed + i;
 		EXPECT_EQ(0, as_identity(ids[i], random_calls, &pass)) {
 			TH_LOG("random calls by %s changed the policy", ids[i]->name);
