@@ -43,5 +43,13 @@ for mode in naive cached percred; do
 	is "$suites" 2 "$mode: both usercaps KUnit suites in /sys/kernel/debug/kunit"
 	is "$rc" 0 "$mode: the guest read every results file"
 done
+# Without usercaps in lsm=, the live suite skips every case, and the boot
+# goes on.
+rc=0
+out=$(run_in_guest kunit-stock --append "lsm=$lsm_stock" -- \
+	sh -c 'cat /sys/kernel/debug/kunit/usercaps_live/results') || rc=$?
+is "$rc" 0 "usercaps not in lsm=: the guest boots and reads the live suite's results"
+contains "$out" '^# usercaps_live: pass:0 fail:0 skip:4 total:4$' \
+	"usercaps not in lsm=: every live case is skipped"
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

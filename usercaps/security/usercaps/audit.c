@@ -29,7 +29,8 @@ void usercaps_audit_change(int cap, const struct usercaps_entry *old,
 			     AUDIT_MAC_CONFIG_CHANGE);
 	if (!ab)
 		return;
-	audit_log_format(ab, "lsm=usercaps op=setattr cap=%s old_owner=%u old_group=%u old_mode=%04o owner=%u group=%u mode=%04o",
+	audit_log_format(ab,
+			 "lsm=usercaps op=setattr cap=%s old_owner=%u old_group=%u old_mode=%04o owner=%u group=%u mode=%04o",
 			 usercaps_cap_names[cap],
 			 from_kuid(&init_user_ns, old->owner),
 			 from_kgid(&init_user_ns, old->group), old->mode,

@@ -59,7 +59,7 @@ u64 usercaps_percred_fill(const struct cred *cred)
 	u64 seen = READ_ONCE(cache->generation);
 	u64 generation, granted;
 
-	BUILD_BUG_ON(CAP_LAST_CAP >= BITS_PER_TYPE(granted));
+	BUILD_BUG_ON(BITS_PER_TYPE(granted) <= CAP_LAST_CAP);
 	/* Pairs with the release in usercaps_percred_publish(). */
 	generation = smp_load_acquire(&usercaps_generation);
 	granted = usercaps_policy_granted(cred);

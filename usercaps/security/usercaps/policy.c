@@ -145,6 +145,7 @@ usercaps_table_dup(const struct usercaps_table *table)
 {
 	return kmemdup(table, sizeof(*table), GFP_KERNEL);
 }
+
 ALLOW_ERROR_INJECTION(usercaps_table_dup, NULL);
 
 /**

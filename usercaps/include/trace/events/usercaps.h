@@ -26,28 +26,24 @@
  * already show a policy change that raced with the check.
  */
 TRACE_EVENT(usercaps_grant,
-	TP_PROTO(int cap, const char *name, kuid_t fsuid, kgid_t fsgid,
-		 const char *class, umode_t mode),
-	TP_ARGS(cap, name, fsuid, fsgid, class, mode),
-	TP_STRUCT__entry(
-		__field(int, cap)
-		__string(name, name)
-		__field(uid_t, fsuid)
-		__field(gid_t, fsgid)
-		__string(class, class)
-		__field(umode_t, mode)
-	),
-	TP_fast_assign(
-		__entry->cap = cap;
-		__assign_str(name, name);
-		__entry->fsuid = from_kuid(&init_user_ns, fsuid);
-		__entry->fsgid = from_kgid(&init_user_ns, fsgid);
-		__assign_str(class, class);
-		__entry->mode = mode;
-	),
-	TP_printk("cap=%d name=%s fsuid=%u fsgid=%u class=%s mode=%04o",
-		  __entry->cap, __get_str(name), __entry->fsuid,
-		  __entry->fsgid, __get_str(class), __entry->mode)
+	    TP_PROTO(int cap, const char *name, kuid_t fsuid, kgid_t fsgid,
+		     const char *class, umode_t mode),
+	    TP_ARGS(cap, name, fsuid, fsgid, class, mode),
+	    TP_STRUCT__entry(__field(int, cap)
+			     __string(name, name)
+			     __field(uid_t, fsuid)
+			     __field(gid_t, fsgid)
+			     __string(class, class)
+			     __field(umode_t, mode)),
+	    TP_fast_assign(__entry->cap = cap;
+			   __assign_str(name, name);
+			   __entry->fsuid = from_kuid(&init_user_ns, fsuid);
+			   __entry->fsgid = from_kgid(&init_user_ns, fsgid);
+			   __assign_str(class, class);
+			   __entry->mode = mode;),
+	    TP_printk("cap=%d name=%s fsuid=%u fsgid=%u class=%s mode=%04o",
+		      __entry->cap, __get_str(name), __entry->fsuid,
+		      __entry->fsgid, __get_str(class), __entry->mode)
 );
 
 #endif /* _TRACE_USERCAPS_H */
