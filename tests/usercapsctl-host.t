@@ -158,6 +158,87 @@ rc=0
 out=$(as_nobody "$usercapsctl_test" grant sys_nice --other 2>&1) || rc=$?
 status_is 5 "grant as uid 65534: exit 5"
 
+# Finding 6: the system configuration, with drop-ins; at boot, bad lines
+# are skipped; lint without the kernel.
+etc=$USERCAPS_TEST_ROOT/etc
+mkdir -p "$etc/usercaps.d"
+printf 'sys_nice group audio\n' >"$etc/usercaps.conf"
+printf 'sys_time group audio\n' >"$etc/usercaps.d/20-time.conf"
+printf 'ipc_lock group audio\nsys_time other\n' >"$etc/usercaps.d/10-lock.conf"
+for ignored in README .hidden.conf 10-lock.conf.dpkg-old; do
+	printf 'this is not a policy line\n' >"$etc/usercaps.d/$ignored"
+done
+run apply
+status_is 0 "apply without FILE: usercaps.conf and usercaps.d/*.conf, nothing else"
+is "$(stat -c '%n %G %a' "$dir/ipc_lock" "$dir/sys_nice" "$dir/sys_time" | sed 's|.*/||')" "ipc_lock audio 110
+sys_nice audio 110
+sys_time audio 111" "... merged: every file's lines"
+before=$(state)
+printf 'sys_nice group adm\n' >"$etc/usercaps.d/30-conflict.conf"
+run apply
+status_is 8 "a drop-in that gives sys_nice another group: exit 8"
+contains "$out" "30-conflict.conf:1: sys_nice already has a group at $etc/usercaps.conf:1" \
+	"... with file:line of both lines"
+is "$(state)" "$before" "... and nothing changed"
+printf 'sys_resource group no-such-group\nkill group audio force\n' >"$etc/usercaps.d/40-ldap.conf"
+run apply
+is "$rc:$(state)" "8:$before" "interactive apply with an unknown group too: all or nothing"
+run apply --boot
+status_is 8 "apply --boot: the status of the first bad line"
+contains "$out" '40-ldap.conf:1: unknown group .no-such-group.' "... reports each with file:line"
+contains "$out" '2 bad lines or files skipped; the rest is applied' "... says the rest is applied"
+is "$(stat -c '%n %G %a' "$dir/kill" "$dir/sys_nice" "$dir/sys_resource" | sed 's|.*/||')" "kill audio 110
+sys_nice audio 110
+sys_resource root 100" "... and applies it: kill granted, sys_nice keeps the first group"
+reset_policy
+chmod 0666 "$etc/usercaps.d/40-ldap.conf"
+run apply --boot
+status_is 8 "apply --boot with an unsafe drop-in: exit 8"
+contains "$out" '40-ldap.conf: mode 0666, writable by others than its owner: refused' "... which is refused"
+is "$(stat -c '%G %a' "$dir/kill" "$dir/sys_nice")" "root 100
+audio 110" "... and its lines are not applied, the others are"
+rm -r "$etc/usercaps.conf" "$etc/usercaps.d"
+reset_policy
+rc=0
+out=$(USERCAPS_TEST_ROOT=$tmp/no-kernel "$usercapsctl_test" lint "$tmp/audio.conf" "$tmp/danger.conf" 2>&1) || rc=$?
+status_is 7 "lint without the kernel: the status of the first error"
+contains "$out" "danger.conf:1: refusing to grant sys_module" "... with file:line"
+rc=0
+printf 'sys_nice group audio\n' >"$tmp/good.conf"
+out=$(USERCAPS_TEST_ROOT=$tmp/no-kernel "$usercapsctl_test" lint "$tmp/good.conf" 2>&1) || rc=$?
+is "$rc:$out" "0:" "lint of a good file without the kernel: exit 0, silent"
+install -m 0644 -o 65534 /dev/null "$tmp/nobodys.conf"
+run lint "$tmp/nobodys.conf"
+status_is 8 "lint refuses what apply would refuse"
+run --version
+contains "$rc:$out" '^0:usercapsctl [0-9]+\.[0-9]+' "--version"
+
+# Finding 7: risk tiers: warnings for broad capabilities, for other and
+# for root's group.
+for cap in net_admin net_raw perfmon sys_resource ipc_owner syslog audit_read kill; do
+	run grant "$cap" --group audio
+	contains "$rc:$out" "^0:usercapsctl: warning: granting $cap to group audio: its holder can " "grant $cap: exit 0, with a warning"
+done
+run grant sys_nice --other
+contains "$rc:$out" '^0:usercapsctl: warning: granting sys_nice to other: it reaches every user' "grant --other: a warning"
+run grant sys_time --group root
+contains "$rc:$out" "^0:usercapsctl: warning: granting sys_time to group root: root's group reaches" "grant --group root: a warning"
+run grant ipc_lock --group audio
+is "$rc:$out" "0:" "grant ipc_lock: silent"
+printf '%s\n' 'net_raw group audio' 'syslog group audio force' 'sys_nice other' >"$tmp/broad.conf"
+run lint "$tmp/broad.conf"
+contains "$rc:$out" "^0:.*broad.conf:1: warning: granting net_raw to group audio: its holder can send and capture raw packets.*'force' at the end of the line acknowledges it" \
+	"lint: a warning with file:line"
+contains "$out" "broad.conf:3: warning: granting sys_nice to other" "lint: other, too"
+ok "$(printf '%s\n' "$out" | grep -q 'broad.conf:2:'; [ $? = 1 ]; echo $?)" "lint: 'force' on the line silences it"
+run grant fowner --user nobody
+contains "$rc:$out" '^7:.*fowner without --force: its holder can chmod any file' "fowner: refused, it can chmod any file"
+ok "$(printf '%s\n' "$out" | grep -q 'this policy'; [ $? = 1 ]; echo $?)" "... not 'rewrites this policy' (usercaps needs CAP_MAC_ADMIN)"
+run grant mac_admin --user nobody
+contains "$rc:$out" "^7:.*mac_admin without --force: its holder can load and change AppArmor's policy \(not usercaps'" \
+	"mac_admin: refused, it rewrites AppArmor's policy but not usercaps'"
+reset_policy
+
 # Finding 5: revoke never grants.
 chown 65534:29 "$dir/sys_nice" && chmod 0011 "$dir/sys_nice"
 run revoke sys_nice --user nobody
@@ -240,10 +321,10 @@ status_is 8 "a policy file owned by nobody: exit 8"
 contains "$out" 'nobodys.conf: owned by uid 65534, not root: refused' "... says whose it is"
 install -m 0664 "$tmp/two.conf" "$tmp/group-writable.conf"
 run apply "$tmp/group-writable.conf"
-contains "$rc:$out" '^8:.*group-writable.conf: mode 0664, writable by its group: refused' "a group-writable policy file: exit 8"
+contains "$rc:$out" '^8:.*group-writable.conf: mode 0664, writable by others than its owner: refused' "a group-writable policy file: exit 8"
 install -m 0646 "$tmp/two.conf" "$tmp/world-writable.conf"
 run apply --force "$tmp/world-writable.conf"
-contains "$rc:$out" '^8:.*world-writable.conf: mode 0646, writable by every user: refused' "a world-writable one, even with --force: exit 8"
+contains "$rc:$out" '^8:.*world-writable.conf: mode 0646, writable by others than its owner: refused' "a world-writable one, even with --force: exit 8"
 printf 'sys_nice group audio\nipc_lock group audio\0 junk\n' >"$tmp/nul.conf"
 run apply "$tmp/nul.conf"
 contains "$rc:$out" '^8:.*nul.conf:2: a NUL byte' "a NUL byte: exit 8, with file:line"
@@ -318,5 +399,46 @@ is "$(stat -c %u "$dir/sys_nice" "$dir/ipc_lock" "$dir/sys_time")" "3003
 3002" "--user 4321 is the user named 4321; +3003 is uid 3003; +N is never a name"
 reset_policy
 
+echo capability,landlock >"$securityfs/lsm"
+run list
+status_is 6 "usercaps not in lsm: exit 6"
+contains "$out" 'lsm lists only capability,landlock \(boot with usercaps in lsm=\)' "... and says what it lists"
+echo capability,usercaps,apparmor >"$securityfs/lsm"
+
+MANWIDTH=80 man -l tools/usercapsctl/usercapsctl.8 >/dev/null 2>"$tmp/man.err" &&
+	groff -man -ww -z tools/usercapsctl/usercapsctl.8 2>>"$tmp/man.err"
+is "$?:$(cat "$tmp/man.err")" "0:" "usercapsctl.8 renders without warnings"
+make -s -C tools/usercapsctl install OUT="$usercapsctl_dir" DESTDIR="$tmp/dest" >/dev/null
+(cd "$tmp/dest" && find . -type f | sort) >"$tmp/installed"
+is "$(cat "$tmp/installed")" "./etc/systemd/system/usercaps.service
+./usr/local/sbin/usercapsctl
+./usr/local/share/bash-completion/completions/usercapsctl
+./usr/local/share/man/man8/usercapsctl.8" "make install puts the binary, man page, completion and unit where the unit looks"
+unit=$tmp/dest/etc/systemd/system/usercaps.service
+sed "s|^ExecStart=/usr/local/sbin/usercapsctl |ExecStart=$usercapsctl |" "$unit" >"$tmp/usercaps.service"
+systemd-analyze verify --man=no "$tmp/usercaps.service" >"$tmp/verify.out" 2>&1
+is "$?:$(cat "$tmp/verify.out")" "0:" "systemd-analyze verify accepts usercaps.service"
+contains "$(cat "$unit")" '^ConditionPathIsDirectory=/sys/kernel/security/usercaps$' \
+	"the unit is skipped, not failed, on a kernel without usercaps"
+contains "$(cat "$unit")" '^CapabilityBoundingSet=CAP_MAC_ADMIN CAP_CHOWN CAP_FOWNER$' \
+	"the unit's bounding set: CAP_MAC_ADMIN, CAP_CHOWN, CAP_FOWNER"
+contains "$(cat "$unit")" '^ExecStart=/usr/local/sbin/usercapsctl apply --boot$' "the unit runs apply --boot"
+make -s -C tools/usercapsctl install OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
+is "$(sed -n 's/^ExecStart=//p' "$tmp/dest-usr/etc/systemd/system/usercaps.service"):$(cd "$tmp/dest-usr" && ls usr/sbin)" \
+	"/usr/sbin/usercapsctl apply --boot:usercapsctl" "make install PREFIX=/usr: the unit runs /usr/sbin/usercapsctl, where it is"
+build=$(make -nB -C tools/usercapsctl OUT="$tmp/out-flags" CPPFLAGS=-D_FORTIFY_SOURCE=2 LDFLAGS=-Wl,-z,now "$tmp/out-flags/usercapsctl")
+contains "$build" '-D_FORTIFY_SOURCE=2 .*-Wl,-z,now' "the Makefile honours CPPFLAGS and LDFLAGS"
+
+# complete_words WORD... - what the bash completion offers for the last WORD.
+complete_words() {
+	# shellcheck disable=SC2016 # for the inner bash
+	bash -c '. "$1" && shift && COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) &&
+		_usercapsctl && printf "%s\n" "${COMPREPLY[@]}"' \
+		bash tools/usercapsctl/usercapsctl.bash-completion "$@"
+}
+is "$(complete_words usercapsctl gr)" grant "completion: commands"
+is "$(complete_words "$usercapsctl_test" grant sys_ni)" sys_nice "completion: capabilities, from the policy"
+is "$(complete_words usercapsctl grant sys_nice --group audi)" audio "completion: groups"
+is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

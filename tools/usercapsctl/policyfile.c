@@ -38,8 +38,8 @@ static int uc_file_check(const char *path, int fd)
 			      path, st.st_uid);
 	if (st.st_mode & 0022)
 		return uc_err(UC_EXIT_BAD_FILE,
-			      "%s: mode %04o, writable by %s: refused (chmod go-w)", path,
-			      st.st_mode & 07777, st.st_mode & 0020 ? "its group" : "every user");
+			      "%s: mode %04o, writable by others than its owner: refused (chmod go-w)",
+			      path, st.st_mode & 07777);
 	return UC_EXIT_OK;
 }
 
