@@ -251,6 +251,14 @@ is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:65534 29 11" \
 	"revoke --user nobody of nobody+group+others (0111) leaves nobody out (0011), not root-owned 0111"
 run check sys_nice --user nobody
 status_is 1 "... and check says nobody does not hold it"
+chmod 0110 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:0 29 110" \
+	"revoke --user nobody of nobody+group audio (0110), nobody not in audio: root owns it again"
+chown 65534:65534 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:65534 65534 10" \
+	"revoke --user nobody of nobody+group nogroup (0110), nobody in nogroup: nobody left out (0010)"
 reset_policy
 
 # Finding 1: a lock that only root can take.

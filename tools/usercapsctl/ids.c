@@ -133,6 +133,21 @@ int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 	return status;
 }
 
+/* Whether @uid is in group @gid, as a login puts it: primary or supplementary. */
+bool uc_user_in_group(uid_t uid, gid_t gid)
+{
+	static gid_t groups[65536];	/* NGROUPS_MAX of the kernel */
+	struct passwd *pw = getpwuid(uid);
+	int i, n = sizeof(groups) / sizeof(groups[0]);
+
+	if (!pw || getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
 /*
  * A few strings that live until they are reused, so that one printf can
  * show several names, however long.

@@ -160,16 +160,17 @@ void uc_entry_grant(struct uc_entry *e, const struct uc_target *t)
 /*
  * The inverse of uc_entry_grant; false if @t held nothing to revoke. A
  * user who owns the file without its owner bit is the one user the
- * group and other classes leave out: already not granted.
+ * group and other classes leave out: already not granted. @in_group says
+ * whether user @t is in the file's group.
  */
-bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t)
+bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t, bool in_group)
 {
 	switch (t->class) {
 	case UC_USER:
 		if (e->owner != t->id || !(e->mode & UC_OWNER_X))
 			return false;
-		/* Root in its place would let the group or other class grant it. */
-		if (e->mode & (UC_GROUP_X | UC_OTHER_X))
+		/* With root in its place, the other or group class would grant it. */
+		if ((e->mode & UC_OTHER_X) || (in_group && (e->mode & UC_GROUP_X)))
 			e->mode &= ~UC_OWNER_X;
 		else
 			e->owner = 0;

@@ -204,7 +204,8 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 		uc_entry_grant(&want[cap], &t);
 	} else if (!(a->opts & OPT_TARGET)) {
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-	} else if (!uc_entry_revoke(&want[cap], &t)) {
+	} else if (!uc_entry_revoke(&want[cap], &t,
+				    t.class == UC_USER && uc_user_in_group(t.id, cur->group))) {
 		uc_err(0, "%s is not granted to %s: nothing to revoke",
 		       uc_cap_names[cap], uc_target_str(&t));
 		return UC_EXIT_OK;

@@ -91,7 +91,7 @@ void uc_policy_offline(struct uc_policy *p);
 unsigned int uc_grantees(const struct uc_entry *e);
 bool uc_entry_is_default(const struct uc_entry *e);
 void uc_entry_grant(struct uc_entry *e, const struct uc_target *t);
-bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t);
+bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t, bool in_group);
 int uc_require_root(void);
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want);
 
@@ -104,6 +104,7 @@ const char *uc_user_name(uid_t uid);
 const char *uc_group_name(gid_t gid);
 const char *uc_target_str(const struct uc_target *t);
 const char *uc_id_word(enum uc_class class, unsigned int id);
+bool uc_user_in_group(uid_t uid, gid_t gid);
 
 /* risk.c: how risky a grant is */
 enum uc_tier {
