@@ -14,11 +14,13 @@ header=/usr/include/linux/capability.h
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-chmod 0755 "$tmp"	# the not-root test reads it as nobody
-export USERCAPS_SECURITYFS=$tmp/securityfs
-dir=$USERCAPS_SECURITYFS/usercaps
-mkdir -p "$dir"
-echo capability,usercaps,apparmor >"$USERCAPS_SECURITYFS/lsm"
+chmod 0755 "$tmp"	# the not-root tests read it as nobody
+# The test build finds securityfs, /run and /etc under USERCAPS_TEST_ROOT.
+export USERCAPS_TEST_ROOT=$tmp/root
+securityfs=$USERCAPS_TEST_ROOT/sys/kernel/security
+dir=$securityfs/usercaps
+mkdir -p "$dir" "$USERCAPS_TEST_ROOT/run" "$USERCAPS_TEST_ROOT/etc"
+echo capability,usercaps,apparmor >"$securityfs/lsm"
 caps=$(sed -nE 's/^#define CAP_([A-Z_]+)[[:space:]]+[0-9]+.*/\L\1/p' "$header")
 for cap in $caps; do
 	install -m 0100 /dev/null "$dir/$cap"
@@ -26,15 +28,36 @@ done
 install -m 0444 /dev/null "$dir/grants"
 install -m 0444 /dev/null "$dir/mode"
 
-# run ARGS... - usercapsctl ARGS: stdout+stderr in $out, status in $rc.
+# run ARGS... - usercapsctl-test ARGS: stdout+stderr in $out, status in $rc.
 run() {
 	rc=0
-	out=$("$usercapsctl" "$@" 2>&1) || rc=$?
+	out=$("$usercapsctl_test" "$@" 2>&1) || rc=$?
+}
+
+# run_faulty FAULTS ARGS... - run, with USERCAPS_FAULT=FAULTS (fault.c).
+run_faulty() {
+	local faults=$1
+	shift
+	rc=0
+	out=$(USERCAPS_FAULT=$faults LD_PRELOAD=$usercapsctl_fault "$usercapsctl_test" "$@" 2>&1) || rc=$?
+}
+
+# as_nobody CMD... - CMD as uid and gid 65534, without groups.
+as_nobody() {
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$@"
 }
 
 # state - every fake capability file's owner, group and mode.
 state() {
 	stat -c '%n %u %g %a' "$dir"/*
+}
+
+# reset_policy - every capability back to root:root 0100.
+reset_policy() {
+	for cap in $caps; do
+		rm -f "$dir/$cap"
+		install -m 0100 /dev/null "$dir/$cap"
+	done
 }
 
 # status_is WANT DESCRIPTION - $rc is WANT; shows $out otherwise.
@@ -43,14 +66,13 @@ status_is() {
 	[ "$rc" = "$1" ] || printf '%s\n' "$out" | sed 's/^/#     /'
 }
 
-plan 58
 
 run --help
 status_is 0 "--help exits 0"
 contains "$out" 'show-config' "--help lists the commands"
 for bad in "" "frob" "list --bogus" "list --force" "check sys_nice --group audio" \
 	"grant sys_nice" "grant sys_nice --user alice --group audio" "grant" \
-	"revoke sys_nice extra" "apply" "grant sys_nice --user"; do
+	"revoke sys_nice extra" "lint --dry-run" "apply --json" "grant sys_nice --user"; do
 	# shellcheck disable=SC2086 # the words are the arguments
 	run $bad
 	status_is 2 "usage error exits 2: usercapsctl $bad"
@@ -92,7 +114,7 @@ contains "$out" "bad.conf:8: unknown capability 'sys_nicer'" "line 8: unknown ca
 contains "$out" "bad.conf:9: refusing to grant sys_rawio without 'force'.*root-equivalent" "line 9: dangerous, says why"
 contains "$out" "bad.conf:10: 'ipc_lock group' takes one name or number" "line 10: a word after force"
 ok "$(printf '%s\n' "$out" | grep -qE 'bad.conf:[123]:'; [ $? = 1 ]; echo $?)" "lines 1-3 (comments, blank, good) are fine"
-contains "$out" "bad.conf: nothing changed" "says nothing changed"
+contains "$out" "^usercapsctl: nothing changed$" "says nothing changed"
 is "$(state)" "$before" "a bad file changes nothing"
 run apply "$tmp/no-such.conf"
 status_is 8 "a missing policy file: exit 8"
@@ -106,7 +128,7 @@ run grant sys_ptrace --user nobody
 status_is 7 "grant sys_ptrace: exit 7"
 run grant sys_ptrace --user nobody --force
 status_is 0 "grant --force: exit 0"
-contains "$out" '^usercapsctl: warning: granting sys_ptrace: its holder can ptrace' "... with a warning"
+contains "$out" '^usercapsctl: warning: granting sys_ptrace to user nobody: its holder can ptrace' "... with a warning"
 
 printf '%s\n' 'sys_nice group audio' 'sys_nice user nobody' 'ipc_lock other' >"$tmp/audio.conf"
 run apply "$tmp/audio.conf"
@@ -133,24 +155,298 @@ ok $? "list --json is valid JSON"
 run list
 contains "$out" '^sys_nice +nobody +audio +0010  group audio \(not user nobody\)$' "list: an excluded owner"
 rc=0
-out=$(setpriv --reuid 65534 --regid 65534 --clear-groups "$usercapsctl" grant sys_nice --other 2>&1) || rc=$?
+out=$(as_nobody "$usercapsctl_test" grant sys_nice --other 2>&1) || rc=$?
 status_is 5 "grant as uid 65534: exit 5"
 
-echo capability,landlock >"$USERCAPS_SECURITYFS/lsm"
+# Finding 6: the system configuration, with drop-ins; at boot, bad lines
+# are skipped; lint without the kernel.
+etc=$USERCAPS_TEST_ROOT/etc
+mkdir -p "$etc/usercaps.d"
+printf 'sys_nice group audio\n' >"$etc/usercaps.conf"
+printf 'sys_time group audio\n' >"$etc/usercaps.d/20-time.conf"
+printf 'ipc_lock group audio\nsys_time other\n' >"$etc/usercaps.d/10-lock.conf"
+for ignored in README .hidden.conf 10-lock.conf.dpkg-old; do
+	printf 'this is not a policy line\n' >"$etc/usercaps.d/$ignored"
+done
+run apply
+status_is 0 "apply without FILE: usercaps.conf and usercaps.d/*.conf, nothing else"
+is "$(stat -c '%n %G %a' "$dir/ipc_lock" "$dir/sys_nice" "$dir/sys_time" | sed 's|.*/||')" "ipc_lock audio 110
+sys_nice audio 110
+sys_time audio 111" "... merged: every file's lines"
+before=$(state)
+printf 'sys_nice group adm\n' >"$etc/usercaps.d/30-conflict.conf"
+run apply
+status_is 8 "a drop-in that gives sys_nice another group: exit 8"
+contains "$out" "30-conflict.conf:1: sys_nice already has a group at $etc/usercaps.conf:1" \
+	"... with file:line of both lines"
+is "$(state)" "$before" "... and nothing changed"
+printf 'sys_resource group no-such-group\nkill group audio force\n' >"$etc/usercaps.d/40-ldap.conf"
+run apply
+is "$rc:$(state)" "8:$before" "interactive apply with an unknown group too: all or nothing"
+run apply --boot
+status_is 8 "apply --boot: the status of the first bad line"
+contains "$out" '40-ldap.conf:1: unknown group .no-such-group.' "... reports each with file:line"
+contains "$out" '2 bad lines or files skipped; the rest is applied' "... says the rest is applied"
+is "$(stat -c '%n %G %a' "$dir/kill" "$dir/sys_nice" "$dir/sys_resource" | sed 's|.*/||')" "kill audio 110
+sys_nice audio 110
+sys_resource root 100" "... and applies it: kill granted, sys_nice keeps the first group"
+reset_policy
+chmod 0666 "$etc/usercaps.d/40-ldap.conf"
+run apply --boot
+status_is 8 "apply --boot with an unsafe drop-in: exit 8"
+contains "$out" '40-ldap.conf: mode 0666, writable by others than its owner: refused' "... which is refused"
+is "$(stat -c '%G %a' "$dir/kill" "$dir/sys_nice")" "root 100
+audio 110" "... and its lines are not applied, the others are"
+rm -r "$etc/usercaps.conf" "$etc/usercaps.d"
+reset_policy
+rc=0
+out=$(USERCAPS_TEST_ROOT=$tmp/no-kernel "$usercapsctl_test" lint "$tmp/audio.conf" "$tmp/danger.conf" 2>&1) || rc=$?
+status_is 7 "lint without the kernel: the status of the first error"
+contains "$out" "danger.conf:1: refusing to grant sys_module" "... with file:line"
+rc=0
+printf 'sys_nice group audio\n' >"$tmp/good.conf"
+out=$(USERCAPS_TEST_ROOT=$tmp/no-kernel "$usercapsctl_test" lint "$tmp/good.conf" 2>&1) || rc=$?
+is "$rc:$out" "0:" "lint of a good file without the kernel: exit 0, silent"
+install -m 0644 -o 65534 /dev/null "$tmp/nobodys.conf"
+run lint "$tmp/nobodys.conf"
+status_is 8 "lint refuses what apply would refuse"
+run --version
+contains "$rc:$out" '^0:usercapsctl [0-9]+\.[0-9]+' "--version"
+
+# Finding 7: risk tiers: warnings for broad capabilities, for other and
+# for root's group.
+for cap in net_admin net_raw perfmon sys_resource ipc_owner syslog audit_read kill; do
+	run grant "$cap" --group audio
+	contains "$rc:$out" "^0:usercapsctl: warning: granting $cap to group audio: its holder can " "grant $cap: exit 0, with a warning"
+done
+run grant sys_nice --other
+contains "$rc:$out" '^0:usercapsctl: warning: granting sys_nice to other: it reaches every user' "grant --other: a warning"
+run grant sys_time --group root
+contains "$rc:$out" "^0:usercapsctl: warning: granting sys_time to group root: root's group reaches" "grant --group root: a warning"
+run grant ipc_lock --group audio
+is "$rc:$out" "0:" "grant ipc_lock: silent"
+printf '%s\n' 'net_raw group audio' 'syslog group audio force' 'sys_nice other' >"$tmp/broad.conf"
+run lint "$tmp/broad.conf"
+contains "$rc:$out" "^0:.*broad.conf:1: warning: granting net_raw to group audio: its holder can send and capture raw packets.*'force' at the end of the line acknowledges it" \
+	"lint: a warning with file:line"
+contains "$out" "broad.conf:3: warning: granting sys_nice to other" "lint: other, too"
+ok "$(printf '%s\n' "$out" | grep -q 'broad.conf:2:'; [ $? = 1 ]; echo $?)" "lint: 'force' on the line silences it"
+run grant fowner --user nobody
+contains "$rc:$out" '^7:.*fowner without --force: its holder can chmod any file' "fowner: refused, it can chmod any file"
+ok "$(printf '%s\n' "$out" | grep -q 'this policy'; [ $? = 1 ]; echo $?)" "... not 'rewrites this policy' (usercaps needs CAP_MAC_ADMIN)"
+run grant mac_admin --user nobody
+contains "$rc:$out" "^7:.*mac_admin without --force: its holder can load and change AppArmor's policy \(not usercaps'" \
+	"mac_admin: refused, it rewrites AppArmor's policy but not usercaps'"
+reset_policy
+
+# Finding 5: revoke never grants.
+chown 65534:29 "$dir/sys_nice" && chmod 0011 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:65534 29 11" \
+	"revoke --user nobody of 'everyone but nobody' (0011) changes nothing"
+contains "$out" 'not granted to user nobody: nothing to revoke' "... and says nobody holds nothing to revoke"
+chmod 0111 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:65534 29 11" \
+	"revoke --user nobody of nobody+group+others (0111) leaves nobody out (0011), not root-owned 0111"
+run check sys_nice --user nobody
+status_is 1 "... and check says nobody does not hold it"
+chmod 0110 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:0 29 110" \
+	"revoke --user nobody of nobody+group audio (0110), nobody not in audio: root owns it again"
+chown 65534:65534 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+is "$rc:$(stat -c '%u %g %a' "$dir/sys_nice")" "0:65534 65534 10" \
+	"revoke --user nobody of nobody+group nogroup (0110), nobody in nogroup: nobody left out (0010)"
+reset_policy
+
+# Finding 1: a lock that only root can take.
+# shellcheck disable=SC2016 # for the inner sh
+as_nobody sh -c 'exec 9<"$1" && flock -s 9 && exec sleep 30' sh "$dir" >/dev/null 2>&1 &
+holder=$!
+sleep 0.3
+rc=0
+out=$(timeout 5 "$usercapsctl_test" grant sys_nice --group audio 2>&1) || rc=$?
+status_is 0 "grant does not wait for nobody's flock on the policy directory"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || :
+lock=$USERCAPS_TEST_ROOT/run/usercapsctl.lock
+is "$(stat -c '%U %a %F' "$lock" 2>&1)" "root 600 regular empty file" "the lock is run/usercapsctl.lock, root's, mode 0600"
+rc=0
+as_nobody flock -n -s "$lock" true 2>/dev/null || rc=$?
+ok "$([ "$rc" != 0 ]; echo $?)" "nobody cannot take the lock"
+install -m 0644 /dev/null "$lock"
+before=$(state)
+run grant ipc_lock --group audio
+status_is 9 "a lock file that others can open: exit 9"
+contains "$out" "lock .*usercapsctl.lock: not a regular file of root's with mode 0600.*remove it" "... says why and what to do"
+is "$(state)" "$before" "... and changes nothing"
+rm -f "$lock" && ln -s "$tmp/elsewhere" "$lock"
+run grant ipc_lock --group audio
+status_is 9 "a symlink at the lock's path: exit 9"
+ok "$([ ! -e "$tmp/elsewhere" ]; echo $?)" "... not followed"
+rm -f "$lock"
+reset_policy
+
+# Finding 2: exit statuses that tell the truth (fault.c injects the failures).
+run_faulty fchownat:1:fifo grant sys_nice --user nobody
+status_is 11 "a capability file that stops being one after chown: exit 11, not 0"
+contains "$out" 'sys_nice: no longer a regular file' "... says so"
+reset_policy
+printf '%s\n' 'ipc_lock group audio' 'sys_nice group audio' >"$tmp/two.conf"
+run_faulty fchmodat:2:EIO apply "$tmp/two.conf"
+status_is 9 "a chmod that fails part-way: exit 9"
+contains "$out" 'rolled back: the policy is as it was before' "... rolled back"
+is "$(state)" "$(reset_policy; state)" "... and it is"
+run_faulty fchmodat:2:EIO,fchmodat:3:EIO apply "$tmp/two.conf"
+status_is 11 "a failure whose rollback fails too: exit 11, not 9"
+contains "$out" "ipc_lock: cannot roll back: Input/output error; the policy is now mixed" "... says the policy is mixed"
+ok "$(printf '%s\n' "$out" | grep -q 'rolled back'; [ $? = 1 ]; echo $?)" "... and does not say 'rolled back'"
+reset_policy
+run_faulty fchownat:1:EPERM grant sys_nice --group audio
+status_is 10 "the kernel refuses a change (EPERM) to root: exit 10, not 5 'not root'"
+contains "$out" 'sys_nice: Operation not permitted: changing the usercaps policy needs CAP_MAC_ADMIN' "... says CAP_MAC_ADMIN is needed"
+
+# Finding 4: hostile and sloppy files.
+install -m 0600 /dev/null "$tmp/victim"
+run_faulty fchmodat:1:symlink="$tmp/victim" grant sys_nice --group audio
+is "$(stat -c %a "$tmp/victim")" 600 "chmod does not follow a symlink put in place of a capability file"
+ok "$([ "$rc" != 0 ]; echo $?)" "... and fails (exit $rc)"
+reset_policy
+install -m 0444 -o 65534 /dev/null "$dir/frobnicate"
+mkdir "$dir/newdir"
+run apply "$tmp/two.conf"
+status_is 0 "apply works beside a file and a directory it does not know"
+is "$(stat -c '%u %a' "$dir/frobnicate")" "65534 444" "... and leaves the unknown file alone"
+run list
+ok "$(printf '%s\n' "$out" | grep -q frobnicate; [ $? = 1 ]; echo $?)" "list does not show it"
+rm -r "$dir/frobnicate" "$dir/newdir"
+reset_policy
+before=$(state)
+install -m 0644 -o 65534 "$tmp/two.conf" "$tmp/nobodys.conf"
+run apply "$tmp/nobodys.conf"
+status_is 8 "a policy file owned by nobody: exit 8"
+contains "$out" 'nobodys.conf: owned by uid 65534, not root: refused' "... says whose it is"
+install -m 0664 "$tmp/two.conf" "$tmp/group-writable.conf"
+run apply "$tmp/group-writable.conf"
+contains "$rc:$out" '^8:.*group-writable.conf: mode 0664, writable by others than its owner: refused' "a group-writable policy file: exit 8"
+install -m 0646 "$tmp/two.conf" "$tmp/world-writable.conf"
+run apply --force "$tmp/world-writable.conf"
+contains "$rc:$out" '^8:.*world-writable.conf: mode 0646, writable by others than its owner: refused' "a world-writable one, even with --force: exit 8"
+printf 'sys_nice group audio\nipc_lock group audio\0 junk\n' >"$tmp/nul.conf"
+run apply "$tmp/nul.conf"
+contains "$rc:$out" '^8:.*nul.conf:2: a NUL byte' "a NUL byte: exit 8, with file:line"
+printf '\xef\xbb\xbfsys_nice group audio\n' >"$tmp/bom.conf"
+run apply "$tmp/bom.conf"
+contains "$rc:$out" '^8:.*bom.conf:1: a UTF-8 byte order mark' "a UTF-8 BOM: exit 8, with file:line"
+{ printf 'sys_nice group audio\nipc_lock user '; head -c 10485760 /dev/zero | tr '\0' a; echo; } >"$tmp/huge.conf"
+run apply "$tmp/huge.conf"
+contains "$rc:$out" '^8:.*huge.conf:2: a user name of 10485760 bytes: longer than 256' "a 10 MB name: exit 8, with file:line"
+run grant sys_nice --user "$(head -c 100000 /dev/zero | tr '\0' a)"
+contains "$rc:$out" '^2:.*a user name of 100000 bytes' "a 100 kB --user: exit 2"
+is "$(state)" "$before" "none of these changed anything"
+rc=0
+out=$(USERCAPS_SECURITYFS=$securityfs "$usercapsctl" list 2>&1) || rc=$?
+contains "$rc:$out" '^6:.* /sys/kernel/security/lsm' "the production build ignores USERCAPS_SECURITYFS (reads /sys/kernel/security)"
+rc=0
+out=$("$usercapsctl" list 2>&1) || rc=$?
+contains "$rc:$out" '^6:.* /sys/kernel/security/lsm' "... and USERCAPS_TEST_ROOT"
+
+# Finding 3: names and ids round-trip exactly. A private mount namespace
+# shows usercapsctl a passwd and group with awkward names.
+long=$(printf 'l%.0s' $(seq 87)) prefix=$(printf 'l%.0s' $(seq 63))
+cp /etc/passwd "$tmp/passwd" && cp /etc/group "$tmp/group"
+for entry in "$long:3001" "$prefix:3002" "4321:3003" "a b:3004" "x#y:3005" "ümlaut:3006" \
+	"dup:3007" "dup:3008" "+plus:3009"; do
+	printf '%s:x:%s:65534::/:/bin/false\n' "${entry%:*}" "${entry##*:}" >>"$tmp/passwd"
+done
+for entry in "$long:3101" "$prefix:3102" "group with space:3103"; do
+	printf '%s:x:%s:\n' "${entry%:*}" "${entry##*:}" >>"$tmp/group"
+done
+# with_ids CMD... - CMD, seeing the passwd and group above.
+# shellcheck disable=SC2016 # for the inner sh
+with_ids() {
+	unshare --mount --propagation private sh -c \
+		'mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/group && shift 2 && exec "$@"' \
+		sh "$tmp/passwd" "$tmp/group" "$@"
+}
+set_owner() { chown "$2" "$dir/$1" && chmod "$3" "$dir/$1"; }
+set_owner sys_nice 3001 0100; set_owner ipc_lock 4321 0100; set_owner sys_time 3003 0100
+set_owner net_broadcast 3004 0100; set_owner lease 3005 0100; set_owner sys_chroot 3006 0100
+set_owner sys_pacct 3008 0100; set_owner sys_tty_config 3009 0100
+set_owner net_bind_service 0:3101 0110; set_owner wake_alarm 0:3103 0110
+set_owner block_suspend 0:4321 0110; set_owner audit_write 3002:3102 0111
+awkward=$(state)
+rc=0
+out=$(with_ids "$usercapsctl_test" show-config 2>&1) || rc=$?
+printf '%s\n' "$out" >"$tmp/awkward.conf"
+contains "$out" "^sys_nice user $long\$" "show-config: an 87-byte name in full"
+contains "$out" '^ipc_lock user \+4321$' "show-config: +N for a uid without an entry"
+contains "$out" '^sys_time user 4321$' "show-config: the user named 4321 by its name"
+contains "$out" '^net_broadcast user \+3004$' "show-config: +N for a name with a blank"
+contains "$out" '^lease user \+3005$' "show-config: +N for a name with #"
+contains "$out" '^sys_chroot user ümlaut$' "show-config: a UTF-8 name"
+contains "$out" '^sys_pacct user \+3008$' "show-config: +N for a name that looks up another uid"
+contains "$out" '^sys_tty_config user \+3009$' "show-config: +N for a name that starts with +"
+contains "$out" '^wake_alarm group \+3103$' "show-config: +N for a group name with blanks"
+: >"$tmp/nothing.conf"
+"$usercapsctl_test" apply "$tmp/nothing.conf" || :
+rc=0
+out=$(with_ids "$usercapsctl_test" apply "$tmp/awkward.conf" 2>&1) || rc=$?
+is "$rc:$(state)" "0:$awkward" "show-config -> apply is the identity, awkward names and all"
+contains "$out" "awkward.conf:[0-9]+: warning: user 4321 has no passwd entry" "... warning of the uid without an entry"
+rc=0
+out=$(with_ids "$usercapsctl_test" show-config 2>&1) || rc=$?
+is "$out" "$(cat "$tmp/awkward.conf")" "... and show-config says the same again"
+reset_policy
+with_ids "$usercapsctl_test" grant sys_nice --user 4321 2>/dev/null || :
+with_ids "$usercapsctl_test" grant ipc_lock --user +3003 2>/dev/null || :
+with_ids "$usercapsctl_test" grant sys_time --user +3002 2>/dev/null || :
+is "$(stat -c %u "$dir/sys_nice" "$dir/ipc_lock" "$dir/sys_time")" "3003
+3003
+3002" "--user 4321 is the user named 4321; +3003 is uid 3003; +N is never a name"
+reset_policy
+
+echo capability,landlock >"$securityfs/lsm"
 run list
 status_is 6 "usercaps not in lsm: exit 6"
 contains "$out" 'lsm lists only capability,landlock \(boot with usercaps in lsm=\)' "... and says what it lists"
+echo capability,usercaps,apparmor >"$securityfs/lsm"
 
 MANWIDTH=80 man -l tools/usercapsctl/usercapsctl.8 >/dev/null 2>"$tmp/man.err" &&
 	groff -man -ww -z tools/usercapsctl/usercapsctl.8 2>>"$tmp/man.err"
 is "$?:$(cat "$tmp/man.err")" "0:" "usercapsctl.8 renders without warnings"
-sed "s|^ExecStart=/usr/local/sbin/usercapsctl |ExecStart=$usercapsctl |" \
-	tools/usercapsctl/usercaps.service >"$tmp/usercaps.service"
-systemd-analyze verify --man=no "$tmp/usercaps.service" >"$tmp/verify.out" 2>&1
-is "$?:$(cat "$tmp/verify.out")" "0:" "systemd-analyze verify accepts usercaps.service"
 make -s -C tools/usercapsctl install OUT="$usercapsctl_dir" DESTDIR="$tmp/dest" >/dev/null
 (cd "$tmp/dest" && find . -type f | sort) >"$tmp/installed"
 is "$(cat "$tmp/installed")" "./etc/systemd/system/usercaps.service
 ./usr/local/sbin/usercapsctl
-./usr/local/share/man/man8/usercapsctl.8" "make install puts the binary, man page and unit where the unit looks"
+./usr/local/share/bash-completion/completions/usercapsctl
+./usr/local/share/man/man8/usercapsctl.8" "make install puts the binary, man page, completion and unit where the unit looks"
+unit=$tmp/dest/etc/systemd/system/usercaps.service
+sed "s|^ExecStart=/usr/local/sbin/usercapsctl |ExecStart=$usercapsctl |" "$unit" >"$tmp/usercaps.service"
+systemd-analyze verify --man=no "$tmp/usercaps.service" >"$tmp/verify.out" 2>&1
+is "$?:$(cat "$tmp/verify.out")" "0:" "systemd-analyze verify accepts usercaps.service"
+contains "$(cat "$unit")" '^ConditionPathIsDirectory=/sys/kernel/security/usercaps$' \
+	"the unit is skipped, not failed, on a kernel without usercaps"
+contains "$(cat "$unit")" '^CapabilityBoundingSet=CAP_MAC_ADMIN CAP_CHOWN CAP_FOWNER$' \
+	"the unit's bounding set: CAP_MAC_ADMIN, CAP_CHOWN, CAP_FOWNER"
+contains "$(cat "$unit")" '^ExecStart=/usr/local/sbin/usercapsctl apply --boot$' "the unit runs apply --boot"
+make -s -C tools/usercapsctl install OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
+is "$(sed -n 's/^ExecStart=//p' "$tmp/dest-usr/etc/systemd/system/usercaps.service"):$(cd "$tmp/dest-usr" && ls usr/sbin)" \
+	"/usr/sbin/usercapsctl apply --boot:usercapsctl" "make install PREFIX=/usr: the unit runs /usr/sbin/usercapsctl, where it is"
+build=$(make -nB -C tools/usercapsctl OUT="$tmp/out-flags" CPPFLAGS=-D_FORTIFY_SOURCE=2 LDFLAGS=-Wl,-z,now "$tmp/out-flags/usercapsctl")
+contains "$build" '-D_FORTIFY_SOURCE=2 .*-Wl,-z,now' "the Makefile honours CPPFLAGS and LDFLAGS"
+
+# complete_words WORD... - what the bash completion offers for the last WORD.
+complete_words() {
+	# shellcheck disable=SC2016 # for the inner bash
+	bash -c '. "$1" && shift && COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) &&
+		_usercapsctl && printf "%s\n" "${COMPREPLY[@]}"' \
+		bash tools/usercapsctl/usercapsctl.bash-completion "$@"
+}
+is "$(complete_words usercapsctl gr)" grant "completion: commands"
+is "$(complete_words "$usercapsctl_test" grant sys_ni)" sys_nice "completion: capabilities, from the policy"
+is "$(complete_words usercapsctl grant sys_nice --group audi)" audio "completion: groups"
+is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
+plan "$tap_count"
 [ "$tap_failed" = 0 ]

@@ -6,16 +6,22 @@
 
 # Out of the repository, as the top-level Makefile builds it; the guest
 # sees /root as a tmpfs, so the directory is shared at the same path.
+# usercapsctl-test is the test build, which looks for every file under
+# $USERCAPS_TEST_ROOT; usercapsctl-fault.so makes chown and chmod fail on
+# demand (tools/usercapsctl/fault.c).
 usercapsctl_dir=$cache_dir/tools
 # shellcheck disable=SC2034 # for the .t scripts
 usercapsctl=$usercapsctl_dir/usercapsctl \
+	usercapsctl_test=$usercapsctl_dir/usercapsctl-test \
+	usercapsctl_fault=$usercapsctl_dir/usercapsctl-fault.so \
 	share_usercapsctl=(--rw "$usercapsctl_dir")
 
-# build_usercapsctl - build it (incremental), or fail with the log.
+# build_usercapsctl - build it and its test build (incremental), or fail
+# with the log.
 build_usercapsctl() {
 	local log=$log_dir/usercapsctl-build.log
 	mkdir -p "$log_dir"
-	if ! make -C "$repo_dir/tools/usercapsctl" OUT="$usercapsctl_dir" >"$log" 2>&1; then
+	if ! make -C "$repo_dir/tools/usercapsctl" OUT="$usercapsctl_dir" all test >"$log" 2>&1; then
 		sed 's/^/# /' "$log"
 		echo "1..1"
 		echo "not ok 1 - build usercapsctl with -Wall -Wextra -Werror (log: $log)"

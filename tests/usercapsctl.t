@@ -12,7 +12,7 @@ build_usercapsctl
 
 rc=0
 out=$(run_in_guest usercapsctl "${share_usercapsctl[@]}" --append "lsm=$lsm_usercaps" -- \
-	tests/guest/usercapsctl-guest.sh "$usercapsctl" tools/usercapsctl/usercaps.service \
+	tests/guest/usercapsctl-guest.sh "$usercapsctl" tools/usercapsctl/usercaps.service.in \
 	"$repo_dir/tools/usercapsctl/usercaps.conf") || rc=$?
 relay_tap guest < <(printf '%s\n' "$out")
 is "$rc" 0 "the in-guest suite exits 0"

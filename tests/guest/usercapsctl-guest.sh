@@ -5,7 +5,7 @@
 #
 # usercapsctl-guest.sh USERCAPSCTL UNIT CONF
 #   USERCAPSCTL  the built binary
-#   UNIT         tools/usercapsctl/usercaps.service, whose ExecStart runs
+#   UNIT         tools/usercapsctl/usercaps.service.in, whose ExecStart runs
 #   CONF         the example /etc/usercaps.conf (audio example)
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -13,14 +13,18 @@ uc=$1 unit=$2 conf=$3
 probe=$(dirname "$0")/usercapsctl-probe.py
 policy=/sys/kernel/security/usercaps
 
-# "Boot": the unit's own ExecStart line, with the binary and the example
-# file in place of the installed ones, before anything else.
+# "Boot": the unit's own ExecStart line, with the binary in place of the
+# installed one and the example file named (the guest's /etc is the
+# host's, read-only), within the unit's CapabilityBoundingSet, before
+# anything else.
 exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
-boot_cmd=${exec_start/\/usr\/local\/sbin\/usercapsctl/$uc}
-boot_cmd=${boot_cmd/\/etc\/usercaps.conf/$conf}
+boot_cmd="${exec_start/@SBINDIR@\/usercapsctl/$uc} $conf"
 read -ra boot_argv <<<"$boot_cmd"
+bounding_set=$(sed -n 's/^CapabilityBoundingSet=//p' "$unit")
+# shellcheck disable=SC2086 # one word per capability
+bounding_set=-all,$(printf '%s\n' $bounding_set | sed 's/^CAP_/+/' | tr 'A-Z\n' 'a-z,')
 rc=0
-boot_out=$("${boot_argv[@]}" 2>&1) || rc=$?
+boot_out=$(setpriv --bounding-set "${bounding_set%,}" "${boot_argv[@]}" 2>&1) || rc=$?
 boot_grants=$(cat "$policy/grants")
 
 # run ARGS... - run ARGS, leaving their stdout+stderr in $out, status in $rc.
@@ -63,12 +67,10 @@ expect() {
 
 as_uid_2001=(setpriv --reuid 2001 --regid 2001 --clear-groups)
 
-plan 75
-
-is "$rc" 0 "boot: the unit's ExecStart ($exec_start) exits 0"
+is "$rc" 0 "boot: the unit's ExecStart ($exec_start) exits 0 within its bounding set (${bounding_set%,})"
 [ "$rc" = 0 ] || printf '%s\n' "$boot_out" | sed 's/^/#     /'
-ok "$([ "$boot_cmd" != "$exec_start" ] && [[ $boot_cmd == "$uc apply $conf" ]]; echo $?)" \
-	"boot: ExecStart is 'usercapsctl apply /etc/usercaps.conf'"
+ok "$([[ $boot_cmd == "$uc apply --boot $conf" ]]; echo $?)" \
+	"boot: ExecStart is 'usercapsctl apply --boot'"
 is "$boot_grants" "ipc_lock owner=0 group=29 mode=0110 granted=group
 sys_nice owner=0 group=29 mode=0110 granted=group
 sys_resource owner=0 group=29 mode=0110 granted=group" "boot: the kernel grants the audio example"
@@ -151,7 +153,10 @@ expect 0 '' "list as uid 2001 works" "${as_uid_2001[@]}" "$uc" list
 expect 0 '^ipc_lock: root:root 0100 -> root:audio 0110$' "apply --dry-run as uid 2001 works" "${as_uid_2001[@]}" "$uc" apply --dry-run "$conf"
 expect 7 'refusing to grant sys_admin without --force: its holder .*root-equivalent' "grant sys_admin without --force: exit 7" "$uc" grant sys_admin --group ucaudio
 run "$uc" grant CAP_FOWNER --user ucbob
-contains "$rc:$out" '^7:.*fowner.*rewrites this policy' "grant fowner: refused, it rewrites this policy"
+contains "$rc:$out" '^7:.*fowner.*can chmod any file' "grant fowner: refused, it can chmod any file"
+expect 10 'ipc_lock: Operation not permitted: changing the usercaps policy needs CAP_MAC_ADMIN' \
+	"root without CAP_MAC_ADMIN (nor CAP_FOWNER): the kernel refuses, exit 10" \
+	setpriv --bounding-set -mac_admin,-fowner "$uc" grant ipc_lock --group audio
 is "$(cat "$policy/grants")" "$before" "refused and failed commands changed nothing"
 expect 0 'warning: granting sys_admin' "grant sys_admin --force: exit 0" "$uc" grant sys_admin --group ucaudio --force
 is "$(cap_line sys_admin)" "sys_admin owner=0 group=2000 mode=0110 granted=group" "... and granted"
@@ -168,7 +173,7 @@ printf '%s\n' 'ipc_lock group nosuchgroup' 'bogus_cap user ucbob' 'sys_nice grou
 expect 4 'many-bad.conf:1: unknown group' "apply: exit status of the first error (unknown group)" "$uc" apply /tmp/many-bad.conf
 contains "$out" "many-bad.conf:2: unknown capability 'bogus_cap'" "apply: line 2, unknown capability"
 contains "$out" "many-bad.conf:3: 'sys_nice group' takes one name" "apply: line 3, extra word"
-contains "$out" 'many-bad.conf:5: sys_nice already has a group on line 4' "apply: line 5, second group"
+contains "$out" 'many-bad.conf:5: sys_nice already has a group at /tmp/many-bad.conf:4' "apply: line 5, second group"
 contains "$out" "many-bad.conf:6: refusing to grant sys_admin without 'force'" "apply: line 6, dangerous without force"
 ok "$(printf '%s\n' "$out" | grep -q 'many-bad.conf:7:'; [ $? = 1 ]; echo $?)" "apply: line 7 (with force) is fine"
 is "$(cat "$policy/grants")" "$before" "apply: many bad lines change nothing"
@@ -196,10 +201,16 @@ printf '%s\n' 'sys_module group ucaudio force  # acknowledged' | "$uc" apply -
 is "$?:$(cap_line sys_module)" "0:sys_module owner=0 group=2000 mode=0110 granted=group" "apply - reads stdin; 'force' on the line acknowledges"
 run "$uc" show-config
 contains "$out" '^sys_module group ucaudio force$' "show-config writes 'force' for dangerous grants"
-"$uc" apply "$conf"
+# The zero-code alternative of usercaps.rst: systemd-tmpfiles z lines.
+printf 'z %s/sys_time 0110 root ucaudio -\n' "$policy" >/tmp/usercaps-tmpfiles.conf
+run systemd-tmpfiles --create /tmp/usercaps-tmpfiles.conf
+is "$rc:$(cap_line sys_time)" "0:sys_time owner=0 group=2000 mode=0110 granted=group" \
+	"systemd-tmpfiles: a z line sets a capability file's group and mode"
+"$uc" apply "$conf" 2>/dev/null
 is "$?" 0 "apply the audio example again"
 echo "# usercapsctl list, audio example applied:"
 "$uc" list | sed 's/^/#   /'
 echo "# list before the commands above, after the boot-time apply:"
 printf '%s\n' "$list_out" | grep -v ' -$' | sed 's/^/#   /'
+plan "$tap_count"
 [ "$tap_failed" = 0 ]

@@ -8,13 +8,15 @@
  *	CAP group NAME [force]
  *	CAP other [force]
  *
- * A capability the file does not name is reset to its default, so that a
- * file is the whole policy: applying it twice, or at every boot, gives the
- * same result whatever was there before. "force" acknowledges a grant
- * that usercapsctl would otherwise refuse (see risk.c).
+ * Several files (the system configuration: usercaps.conf and its drop-ins)
+ * make one policy; a capability may have one line of each class in all
+ * of them together. A capability they do not name is reset to its
+ * default, so that the files are the whole policy: applying them twice,
+ * or at every boot, gives the same result whatever was there before.
+ * "force" acknowledges a grant that usercapsctl would otherwise refuse or
+ * warn about (see risk.c).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +31,9 @@ static const char *const uc_class_words[] = {
 	[UC_OTHER] = "other",
 };
 
-/* What the file says so far about one capability: a line per class. */
+/* Where the files so far grant one capability: a line per class. */
 struct uc_listed {
+	const char *path[3];
 	unsigned int line[3];
 	struct uc_target target[3];
 };
@@ -64,22 +67,34 @@ static int uc_split(char *line, char **words)
 	return n;
 }
 
-/*
- * Check one line and record it in @listed. Returns UC_EXIT_OK or the
- * status of its error, after a message that starts with @where.
- */
-static int uc_config_line(const struct uc_policy *p, char *line, const char *where,
-			  unsigned int lineno, bool force, struct uc_listed *listed)
+/* Refuse or warn about a risky grant, unless its line says "force". */
+static int uc_config_risk(int cap, const struct uc_target *t, bool line_force,
+			  unsigned int flags, const char *where)
 {
-	char *words[UC_MAX_WORDS];
-	const char *risk;
+	const char *why;
+	enum uc_tier tier = uc_grant_risk(cap, t, &why);
+
+	if (tier == UC_TIER_NONE || line_force)
+		return UC_EXIT_OK;
+	if (tier == UC_TIER_FORCE && !(flags & UC_CONF_FORCE))
+		return uc_err(UC_EXIT_DANGEROUS,
+			      "%srefusing to grant %s without 'force' at the end of the line or --force: %s",
+			      where, uc_cap_names[cap], why);
+	uc_err(0, "%swarning: granting %s to %s: %s ('force' at the end of the line acknowledges it)",
+	       where, uc_cap_names[cap], uc_target_str(t), why);
+	return UC_EXIT_OK;
+}
+
+/* uc_config_line() for a line's @n words, with @where for the messages. */
+static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
+			   const char *where, char **words, int n, unsigned int flags,
+			   struct uc_listed *listed)
+{
 	enum uc_class class;
 	struct uc_target t;
-	int n = uc_split(line, words), cap, status, need;
+	int cap, status, need;
 	struct uc_listed *l;
 
-	if (!n)
-		return UC_EXIT_OK;
 	if (n < 2 || uc_class_parse(words[1], &class))
 		return uc_err(UC_EXIT_BAD_FILE,
 			      "%sexpected 'CAP user NAME', 'CAP group NAME' or 'CAP other', optionally followed by 'force'",
@@ -89,63 +104,99 @@ static int uc_config_line(const struct uc_policy *p, char *line, const char *whe
 		return uc_err(UC_EXIT_BAD_FILE, "%s'%s %s' takes %s, then optionally 'force'",
 			      where, words[0], words[1],
 			      class == UC_OTHER ? "nothing" : "one name or number");
-	if (uc_cap_lookup(p, words[0], &cap))
+	if (uc_cap_lookup(words[0], &cap))
 		return uc_err(UC_EXIT_UNKNOWN_CAP, "%sunknown capability '%s'", where, words[0]);
+	if (!p->present[cap])
+		return uc_err(UC_EXIT_UNKNOWN_CAP, "%s%s: this kernel has no such capability file",
+			      where, words[0]);
 	status = uc_target_lookup(class, class == UC_OTHER ? NULL : words[2], &t, where);
 	if (status)
 		return status;
 	l = &listed[cap];
 	if (l->line[class])
 		return uc_err(UC_EXIT_BAD_FILE,
-			      "%s%s already has a %s on line %u: a capability file has one owner, one group and one other class",
-			      where, p->caps[cap].name, uc_class_words[class], l->line[class]);
-	risk = uc_cap_risk(p->caps[cap].name);
-	if (risk && !force && n != need + 1)
-		return uc_err(UC_EXIT_DANGEROUS,
-			      "%srefusing to grant %s without 'force' at the end of the line or --force: its holder %s",
-			      where, p->caps[cap].name, risk);
-	l->line[class] = lineno;
+			      "%s%s already has a %s at %s:%u: a capability file has one owner, one group and one other class",
+			      where, uc_cap_names[cap], uc_class_words[class], l->path[class],
+			      l->line[class]);
+	status = uc_config_risk(cap, &t, n == need + 1, flags, where);
+	if (status)
+		return status;
+	l->path[class] = f->path;
+	l->line[class] = f->lineno;
 	l->target[class] = t;
 	return UC_EXIT_OK;
 }
 
-/**
- * uc_config_read - Parse and check a whole policy file
- * @p: The policy, for the capability names
- * @path: The file, or "-" for standard input
- * @force: Accept dangerous grants without "force" on their lines
- * @want: Where to store the resulting entry of every capability
- *
- * Every line is checked, and every error reported, before the caller
- * changes anything.
- *
- * Return: UC_EXIT_OK, or the status of the first error.
+/*
+ * Check one line of @f and record it in @listed. Returns UC_EXIT_OK or the
+ * status of its error, after a message that starts with "FILE:LINE: ".
  */
-int uc_config_read(const struct uc_policy *p, const char *path, bool force,
-		   struct uc_entry *want)
+static int uc_config_line(const struct uc_policy *p, const struct uc_file *f, char *line,
+			  unsigned int flags, struct uc_listed *listed)
 {
-	struct uc_listed listed[UC_MAX_CAPS] = { 0 };
-	int first = UC_EXIT_OK, status, class;
-	unsigned int lineno = 0;
-	char *line = NULL, where[4200];
-	size_t size = 0, cap;
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	char *words[UC_MAX_WORDS], *where;
+	int n = uc_split(line, words), status;
 
-	if (!f)
-		return uc_err(UC_EXIT_BAD_FILE, "%s: %s", path, strerror(errno));
-	while (getline(&line, &size, f) >= 0) {
-		snprintf(where, sizeof(where), "%s:%u: ", path, ++lineno);
-		status = uc_config_line(p, line, where, lineno, force, listed);
+	if (!n)
+		return UC_EXIT_OK;
+	where = uc_strdupf("%s:%u: ", f->path, f->lineno);
+	status = uc_config_words(p, f, where, words, n, flags, listed);
+	free(where);
+	return status;
+}
+
+/* Check every line of one file into @listed; the status of the first error. */
+static int uc_config_file(const struct uc_policy *p, const char *path, unsigned int flags,
+			  struct uc_listed *listed, unsigned int *skipped)
+{
+	int first, status, bad;
+	struct uc_file f;
+	char *line;
+
+	first = uc_file_open(&f, path);
+	if (first) {
+		++*skipped;
+		return first;
+	}
+	while ((line = uc_file_line(&f, &bad))) {
+		status = bad ? bad : uc_config_line(p, &f, line, flags, listed);
+		*skipped += !!status;
 		if (!first)
 			first = status;
 	}
-	if (ferror(f) && !first)
-		first = uc_err(UC_EXIT_BAD_FILE, "%s: %s", path, strerror(errno));
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	status = uc_file_close(&f);
+	return first ? first : status;
+}
 
-	for (cap = 0; cap < p->ncaps; cap++) {
+/**
+ * uc_config_read - Parse and check policy files, which make one policy
+ * @p: The policy, for the capabilities that this kernel has
+ * @paths: The files, NULL-terminated; "-" is standard input
+ * @flags: UC_CONF_FORCE, UC_CONF_BOOT
+ * @want: Where to store the resulting entry of every capability
+ *
+ * Every line is checked, and every error reported, before the caller
+ * changes anything. With UC_CONF_BOOT, @want holds what the good lines
+ * say, for the caller to apply all the same.
+ *
+ * Return: UC_EXIT_OK, or the status of the first error.
+ */
+int uc_config_read(const struct uc_policy *p, char *const *paths, unsigned int flags,
+		   struct uc_entry *want)
+{
+	struct uc_listed listed[UC_NCAPS] = { 0 };
+	int first = UC_EXIT_OK, status, class, cap;
+	unsigned int skipped = 0;
+
+	for (; *paths; paths++) {
+		status = uc_config_file(p, *paths, flags, listed, &skipped);
+		if (!first)
+			first = status;
+	}
+	if (skipped && (flags & UC_CONF_BOOT))
+		uc_err(0, "%u bad line%s or file%s skipped; the rest is applied", skipped,
+		       skipped == 1 ? "" : "s", skipped == 1 ? "" : "s");
+	for (cap = 0; cap < UC_NCAPS; cap++) {
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
 		for (class = UC_USER; class <= UC_OTHER; class++)
 			if (listed[cap].line[class])
@@ -154,27 +205,14 @@ int uc_config_read(const struct uc_policy *p, const char *path, bool force,
 	return first;
 }
 
-/* A name, unless a policy file could not read it back as one word. */
-static const char *uc_config_word(const char *name, unsigned int id)
+static void uc_config_write_line(int cap, const struct uc_target *t)
 {
-	static char buf[16];
+	const char *word = NULL, *why;
 
-	if (!strpbrk(name, " \t\r\n#"))
-		return name;
-	snprintf(buf, sizeof(buf), "%u", id);
-	return buf;
-}
-
-static void uc_config_write_line(const char *cap, const struct uc_target *t)
-{
-	const char *word = NULL;
-
-	if (t->class == UC_USER)
-		word = uc_config_word(uc_user_name(t->id), t->id);
-	else if (t->class == UC_GROUP)
-		word = uc_config_word(uc_group_name(t->id), t->id);
-	printf("%s %s%s%s%s\n", cap, uc_class_words[t->class], word ? " " : "",
-	       word ? word : "", uc_cap_risk(cap) ? " force" : "");
+	if (t->class != UC_OTHER)
+		word = uc_id_word(t->class, t->id);
+	printf("%s %s%s%s%s\n", uc_cap_names[cap], uc_class_words[t->class], word ? " " : "",
+	       word ? word : "", uc_grant_risk(cap, t, &why) ? " force" : "");
 }
 
 /**
@@ -192,23 +230,25 @@ void uc_config_write(const struct uc_policy *p)
 	struct uc_entry canon;
 	struct uc_target t;
 	unsigned int grantees;
-	size_t cap;
+	int cap;
 
 	printf("# usercaps policy, written by usercapsctl show-config.\n"
 	       "# CAP user NAME | CAP group NAME | CAP other [force]; unlisted: default.\n");
-	for (cap = 0; cap < p->ncaps; cap++) {
-		e = &p->caps[cap].entry;
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		if (!p->present[cap])
+			continue;
+		e = &p->entry[cap];
 		grantees = uc_grantees(e);
 		canon = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
 		t = (struct uc_target){ UC_USER, e->owner };
 		if (grantees & UC_OWNER_X)
-			uc_config_write_line(p->caps[cap].name, &t);
+			uc_config_write_line(cap, &t);
 		t = (struct uc_target){ UC_GROUP, e->group };
 		if (grantees & UC_GROUP_X)
-			uc_config_write_line(p->caps[cap].name, &t);
+			uc_config_write_line(cap, &t);
 		t = (struct uc_target){ UC_OTHER, 0 };
 		if (grantees & UC_OTHER_X)
-			uc_config_write_line(p->caps[cap].name, &t);
+			uc_config_write_line(cap, &t);
 		if (grantees & UC_OWNER_X)
 			canon.owner = e->owner;
 		if (grantees & UC_GROUP_X)
@@ -216,7 +256,7 @@ void uc_config_write(const struct uc_policy *p)
 		canon.mode |= grantees;
 		if (canon.owner != e->owner || canon.group != e->group || canon.mode != e->mode)
 			printf("# note: %s is owner=%s group=%s mode=%04o; the lines above make it owner=%s group=%s mode=%04o\n",
-			       p->caps[cap].name, uc_user_name(e->owner), uc_group_name(e->group),
+			       uc_cap_names[cap], uc_user_name(e->owner), uc_group_name(e->group),
 			       e->mode, uc_user_name(canon.owner), uc_group_name(canon.group),
 			       canon.mode);
 	}

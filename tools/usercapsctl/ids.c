@@ -2,10 +2,13 @@
 /*
  * usercapsctl - users and groups
  *
- * Names as chown takes them: a name first, then a number, so that a user
- * called "1000" means that user. Numbers without an entry are accepted,
- * as chown accepts them.
+ * Names as GNU chown takes them: "+N" is the number N, never a name; a
+ * plain word is a name first, then a number, so that a user called
+ * "1000" means that user. A number without a passwd or group entry is
+ * accepted, as chown accepts it, with a warning. Names are never
+ * truncated: a grant must not go to the user named by a prefix.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>
@@ -63,12 +66,43 @@ static bool uc_id_by_name(enum uc_class class, const char *s, unsigned int *id)
 	return gr;
 }
 
-/* A user (UC_USER) or group (UC_GROUP) by name or number. */
+/**
+ * uc_id_lookup - A user (UC_USER) or group (UC_GROUP) by name or number
+ * @class: UC_USER or UC_GROUP
+ * @s: "+N", or a name, or a number
+ * @id: Where to store the id
+ *
+ * Return: UC_EXIT_OK; UC_EXIT_USAGE for a name longer than
+ * UC_ID_NAME_MAX, which is never looked up; UC_EXIT_UNKNOWN_ID.
+ */
 int uc_id_lookup(enum uc_class class, const char *s, unsigned int *id)
 {
+	if (strlen(s) > UC_ID_NAME_MAX)
+		return UC_EXIT_USAGE;
+	if (s[0] == '+')
+		return uc_parse_id(s + 1, id) ? UC_EXIT_OK : UC_EXIT_UNKNOWN_ID;
 	if (uc_id_by_name(class, s, id) || uc_parse_id(s, id))
 		return UC_EXIT_OK;
 	return UC_EXIT_UNKNOWN_ID;
+}
+
+/* uc_id_lookup, saying what went wrong; @where prefixes the messages. */
+static int uc_id_resolve(enum uc_class class, const char *s, unsigned int *id,
+			 const char *where)
+{
+	const char *what = class == UC_USER ? "user" : "group";
+	int status = uc_id_lookup(class, s, id);
+
+	if (status == UC_EXIT_USAGE)
+		return uc_err(*where ? UC_EXIT_BAD_FILE : UC_EXIT_USAGE,
+			      "%sa %s name of %zu bytes: longer than %d", where, what, strlen(s),
+			      UC_ID_NAME_MAX);
+	if (status)
+		return uc_err(status, "%sunknown %s '%s'", where, what, s);
+	if (!uc_id_entry(class, *id))
+		uc_err(0, "%swarning: %s %u has no %s entry", where, what, *id,
+		       class == UC_USER ? "passwd" : "group");
+	return UC_EXIT_OK;
 }
 
 /**
@@ -76,55 +110,65 @@ int uc_id_lookup(enum uc_class class, const char *s, unsigned int *id)
  * @class: UC_USER, UC_GROUP or UC_OTHER (which names nobody: @s is NULL)
  * @s: The name or number
  * @t: Where to store the class and id
- * @where: Prefix of the error messages ("" or "FILE:LINE: ")
+ * @where: Prefix of the messages ("" or "FILE:LINE: ")
  *
- * Return: UC_EXIT_OK; UC_EXIT_UNKNOWN_ID, or UC_EXIT_USAGE for user root,
- * whose owner bit never grants, after a message.
+ * Return: UC_EXIT_OK; UC_EXIT_UNKNOWN_ID; UC_EXIT_USAGE for user root,
+ * whose owner bit never grants, or an overlong name (UC_EXIT_BAD_FILE in
+ * a file); each after a message.
  */
 int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 		     const char *where)
 {
+	int status;
+
 	t->class = class;
 	t->id = 0;
-	switch (class) {
-	case UC_USER:
-		if (uc_id_lookup(UC_USER, s, &t->id))
-			return uc_err(UC_EXIT_UNKNOWN_ID, "%sunknown user '%s'", where, s);
-		if (t->id == 0)
-			return uc_err(UC_EXIT_USAGE,
-				      "%suser %s: root holds capabilities through its own sets; the owner bit of a root-owned file never grants",
-				      where, s);
-		break;
-	case UC_GROUP:
-		if (uc_id_lookup(UC_GROUP, s, &t->id))
-			return uc_err(UC_EXIT_UNKNOWN_ID, "%sunknown group '%s'", where, s);
-		break;
-	case UC_OTHER:
-		break;
-	}
-	return UC_EXIT_OK;
+	if (class == UC_OTHER)
+		return UC_EXIT_OK;
+	status = uc_id_resolve(class, s, &t->id, where);
+	if (!status && class == UC_USER && t->id == 0)
+		return uc_err(UC_EXIT_USAGE,
+			      "%suser %s: root holds capabilities through its own sets; the owner bit of a root-owned file never grants",
+			      where, s);
+	return status;
 }
 
-/* A few static buffers, so that one printf can show several names. */
-static char *uc_name_buf(void)
+/* Whether @uid is in group @gid, as a login puts it: primary or supplementary. */
+bool uc_user_in_group(uid_t uid, gid_t gid)
 {
-	static char bufs[4][64];
-	static unsigned int next;
+	static gid_t groups[65536];	/* NGROUPS_MAX of the kernel */
+	struct passwd *pw = getpwuid(uid);
+	int i, n = sizeof(groups) / sizeof(groups[0]);
 
-	return bufs[next++ % 4];
+	if (!pw || getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+/*
+ * A few strings that live until they are reused, so that one printf can
+ * show several names, however long.
+ */
+static const char *uc_keep(char *s)
+{
+	static char *kept[8];
+	static unsigned int next;
+	char **slot = &kept[next++ % 8];
+
+	free(*slot);
+	*slot = s;
+	return s;
 }
 
 /* The name of a user or group id, or its number if it has none. */
 static const char *uc_id_name(enum uc_class class, unsigned int id)
 {
 	const char *name = uc_id_entry(class, id);
-	char *buf = uc_name_buf();
 
-	if (name)
-		snprintf(buf, 64, "%s", name);
-	else
-		snprintf(buf, 64, "%u", id);
-	return buf;
+	return uc_keep(name ? uc_strdupf("%s", name) : uc_strdupf("%u", id));
 }
 
 const char *uc_user_name(uid_t uid)
@@ -140,18 +184,39 @@ const char *uc_group_name(gid_t gid)
 /* "user alice", "group audio" or "other", as a policy file says it. */
 const char *uc_target_str(const struct uc_target *t)
 {
-	char *buf = uc_name_buf();
-
 	switch (t->class) {
 	case UC_USER:
-		snprintf(buf, 64, "user %s", uc_user_name(t->id));
-		break;
+		return uc_keep(uc_strdupf("user %s", uc_user_name(t->id)));
 	case UC_GROUP:
-		snprintf(buf, 64, "group %s", uc_group_name(t->id));
-		break;
+		return uc_keep(uc_strdupf("group %s", uc_group_name(t->id)));
 	case UC_OTHER:
-		snprintf(buf, 64, "other");
 		break;
 	}
-	return buf;
+	return "other";
+}
+
+/**
+ * uc_id_word - How a policy file names an id so that it reads back as it
+ * @class: UC_USER or UC_GROUP
+ * @id: The id
+ *
+ * Return: the entry's name if it is one word that uc_id_lookup() maps back
+ * to @id, else "+ID".
+ */
+const char *uc_id_word(enum uc_class class, unsigned int id)
+{
+	const char *name = uc_id_entry(class, id), *c;
+	unsigned int back;
+	char *s;
+
+	if (!name)
+		return uc_keep(uc_strdupf("+%u", id));
+	/* A copy: the lookup below reuses the static entry @name is in. */
+	s = uc_strdupf("%s", name);
+	for (c = s; *c && (unsigned char)*c > ' ' && *c != '#' && *c != 0x7f; c++)
+		;
+	if (!*c && s[0] != '+' && !uc_id_lookup(class, s, &back) && back == id)
+		return uc_keep(s);
+	free(s);
+	return uc_keep(uc_strdupf("+%u", id));
 }

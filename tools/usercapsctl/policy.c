@@ -7,35 +7,22 @@
  * nothing: a failure part-way restores what was read before.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "usercapsctl.h"
 
-/* Where securityfs is mounted; host-side tests point it at a fake tree. */
-static const char *uc_securityfs(void)
-{
-	const char *dir = getenv("USERCAPS_SECURITYFS");
-
-	return dir && *dir ? dir : "/sys/kernel/security";
-}
-
 /* Whether the comma-separated list in SECURITYFS/lsm names usercaps. */
 static int uc_check_active(const char *securityfs)
 {
-	char path[4096], list[1024], copy[1024], *tok, *save;
+	char *path = uc_strdupf("%s/lsm", securityfs), list[1024], copy[1024], *tok, *save;
 	size_t len;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/lsm", securityfs);
 	f = fopen(path, "re");
 	if (!f)
 		return uc_err(UC_EXIT_INACTIVE, "usercaps is not active: cannot read %s: %s",
@@ -53,12 +40,7 @@ static int uc_check_active(const char *securityfs)
 		      path, len ? list : "nothing");
 }
 
-static int uc_cap_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct uc_cap *)a)->name,
-		      ((const struct uc_cap *)b)->name);
-}
-
+/* The entry of a capability file: 0, or -errno (-EINVAL if not a regular file). */
 static int uc_stat_entry(int dirfd, const char *name, struct uc_entry *e)
 {
 	struct stat st;
@@ -73,95 +55,66 @@ static int uc_stat_entry(int dirfd, const char *name, struct uc_entry *e)
 	return 0;
 }
 
-/* Every regular file but "grants" and "mode" is a capability. */
+/* Every capability file this tool knows; others are left alone. */
 static int uc_policy_read(struct uc_policy *p)
 {
-	struct dirent *d;
-	DIR *dir;
-	int fd = dup(p->dirfd);
+	bool any = false;
+	int cap, err;
 
-	if (fd < 0 || !(dir = fdopendir(fd)))
-		return uc_err(UC_EXIT_FAILED, "%s: %s", p->dir, strerror(errno));
-	p->ncaps = 0;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !strcmp(d->d_name, "grants") ||
-		    !strcmp(d->d_name, "mode"))
-			continue;
-		if (p->ncaps == UC_MAX_CAPS || strlen(d->d_name) >= UC_NAME_MAX) {
-			closedir(dir);
-			return uc_err(UC_EXIT_FAILED, "%s: unexpected file %s", p->dir, d->d_name);
-		}
-		strcpy(p->caps[p->ncaps].name, d->d_name);
-		if (uc_stat_entry(p->dirfd, d->d_name, &p->caps[p->ncaps].entry)) {
-			closedir(dir);
-			return uc_err(UC_EXIT_FAILED, "%s/%s: not a capability file",
-				      p->dir, d->d_name);
-		}
-		p->ncaps++;
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		err = uc_stat_entry(p->dirfd, uc_cap_names[cap], &p->entry[cap]);
+		p->present[cap] = !err;
+		any |= !err;
+		if (err == -EINVAL)
+			return uc_err(UC_EXIT_FAILED, "%s/%s: not a regular file, so not a capability file",
+				      p->dir, uc_cap_names[cap]);
+		if (err && err != -ENOENT)
+			return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap],
+				      strerror(-err));
 	}
-	closedir(dir);
-	if (!p->ncaps)
+	if (!any)
 		return uc_err(UC_EXIT_INACTIVE, "%s holds no capability files", p->dir);
-	qsort(p->caps, p->ncaps, sizeof(p->caps[0]), uc_cap_cmp);
 	return UC_EXIT_OK;
 }
 
 /**
  * uc_policy_open - Check that usercaps is active and read its policy
  * @p: Where to store the policy
- * @for_change: Lock the directory first, so that two usercapsctl runs do
- *	not interleave their changes or roll back each other's
+ * @for_change: Check for root and take the lock (lock.c) first, so that
+ *	what is read stays true until the change is made
  *
  * Return: UC_EXIT_OK, or an exit status after saying why.
  */
 int uc_policy_open(struct uc_policy *p, bool for_change)
 {
-	const char *securityfs = uc_securityfs();
+	char *securityfs = uc_strdupf("%s/sys/kernel/security", uc_root());
 	int status = uc_check_active(securityfs);
 
+	if (!status && for_change)
+		status = uc_require_root();
+	if (!status && for_change)
+		status = uc_lock();
 	if (status)
 		return status;
-	snprintf(p->dir, sizeof(p->dir), "%s/usercaps", securityfs);
+	p->dir = uc_strdupf("%s/usercaps", securityfs);
 	p->dirfd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->dirfd < 0)
 		return uc_err(UC_EXIT_INACTIVE, "usercaps is not active: %s: %s",
 			      p->dir, strerror(errno));
-	if (for_change && flock(p->dirfd, LOCK_EX))
-		return uc_err(UC_EXIT_FAILED, "%s: lock: %s", p->dir, strerror(errno));
 	return uc_policy_read(p);
 }
 
-/* The index of the capability file NAME, exactly, or -1. */
-int uc_cap_find(const struct uc_policy *p, const char *name)
+/* Every capability, at its default, for checking policy files offline. */
+void uc_policy_offline(struct uc_policy *p)
 {
-	size_t i;
+	int cap;
 
-	for (i = 0; i < p->ncaps; i++)
-		if (!strcmp(p->caps[i].name, name))
-			return i;
-	return -1;
-}
-
-/**
- * uc_cap_lookup - Find a capability by any of its spellings
- * @p: The policy
- * @name: sys_nice, CAP_SYS_NICE or cap_sys_nice, in any case
- * @cap: Where to store its index
- *
- * Return: UC_EXIT_OK, or UC_EXIT_UNKNOWN_CAP without a message.
- */
-int uc_cap_lookup(const struct uc_policy *p, const char *name, int *cap)
-{
-	char lower[UC_NAME_MAX + 4];
-	size_t i;
-
-	if (strlen(name) >= sizeof(lower))
-		return UC_EXIT_UNKNOWN_CAP;
-	for (i = 0; name[i]; i++)
-		lower[i] = tolower((unsigned char)name[i]);
-	lower[i] = '\0';
-	*cap = uc_cap_find(p, strncmp(lower, "cap_", 4) ? lower : lower + 4);
-	return *cap < 0 ? UC_EXIT_UNKNOWN_CAP : UC_EXIT_OK;
+	p->dirfd = -1;
+	p->dir = "(none)";
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		p->present[cap] = true;
+		p->entry[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
+	}
 }
 
 /*
@@ -204,15 +157,23 @@ void uc_entry_grant(struct uc_entry *e, const struct uc_target *t)
 	}
 }
 
-/* The inverse of uc_entry_grant; false if @t held nothing to revoke. */
-bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t)
+/*
+ * The inverse of uc_entry_grant; false if @t held nothing to revoke. A
+ * user who owns the file without its owner bit is the one user the
+ * group and other classes leave out: already not granted. @in_group says
+ * whether user @t is in the file's group.
+ */
+bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t, bool in_group)
 {
 	switch (t->class) {
 	case UC_USER:
-		if (e->owner != t->id)
+		if (e->owner != t->id || !(e->mode & UC_OWNER_X))
 			return false;
-		e->owner = 0;
-		e->mode |= UC_OWNER_X;
+		/* With root in its place, the other or group class would grant it. */
+		if ((e->mode & UC_OTHER_X) || (in_group && (e->mode & UC_GROUP_X)))
+			e->mode &= ~UC_OWNER_X;
+		else
+			e->owner = 0;
 		return true;
 	case UC_GROUP:
 		if (e->group != t->id || !(e->mode & UC_GROUP_X))
@@ -240,16 +201,19 @@ int uc_require_root(void)
 /*
  * Take away the bits that go first, then change owner and group, then add
  * the new bits: at no moment does the file grant to anyone whom neither
- * the old nor the new state grants to. @p keeps what the file holds now,
- * also after a failure part-way.
+ * the old nor the new state grants to. No call follows a symlink. @p
+ * keeps what the file holds now, also after a failure part-way.
+ *
+ * Return: 0 or -errno.
  */
 static int uc_cap_set(struct uc_policy *p, int cap, const struct uc_entry *to)
 {
-	struct uc_entry *cur = &p->caps[cap].entry;
-	const char *name = p->caps[cap].name;
+	struct uc_entry *cur = &p->entry[cap];
+	const char *name = uc_cap_names[cap];
+	int err;
 
 	if ((cur->mode & to->mode) != cur->mode) {
-		if (fchmodat(p->dirfd, name, cur->mode & to->mode, 0))
+		if (fchmodat(p->dirfd, name, cur->mode & to->mode, AT_SYMLINK_NOFOLLOW))
 			return -errno;
 		cur->mode &= to->mode;
 	}
@@ -257,11 +221,12 @@ static int uc_cap_set(struct uc_policy *p, int cap, const struct uc_entry *to)
 		if (fchownat(p->dirfd, name, to->owner, to->group, AT_SYMLINK_NOFOLLOW))
 			return -errno;
 		/* chown may have cleared set-id bits. */
-		if (uc_stat_entry(p->dirfd, name, cur))
-			return -errno;
+		err = uc_stat_entry(p->dirfd, name, cur);
+		if (err)
+			return err;
 	}
 	if (cur->mode != to->mode) {
-		if (fchmodat(p->dirfd, name, to->mode, 0))
+		if (fchmodat(p->dirfd, name, to->mode, AT_SYMLINK_NOFOLLOW))
 			return -errno;
 		cur->mode = to->mode;
 	}
@@ -273,25 +238,43 @@ static bool uc_entry_eq(const struct uc_entry *a, const struct uc_entry *b)
 	return a->owner == b->owner && a->group == b->group && a->mode == b->mode;
 }
 
+/* What a -errno of uc_cap_set() means. */
+static const char *uc_cap_strerror(int err)
+{
+	return err == -EINVAL ? "no longer a regular file" : strerror(-err);
+}
+
+/* The message and exit status of a change that failed with -@err. */
+static int uc_change_failed(const struct uc_policy *p, int cap, int err)
+{
+	if (err == -EPERM || err == -EACCES)
+		return uc_err(UC_EXIT_REFUSED,
+			      "%s/%s: %s: changing the usercaps policy needs CAP_MAC_ADMIN",
+			      p->dir, uc_cap_names[cap], strerror(-err));
+	return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap], uc_cap_strerror(err));
+}
+
 /**
  * uc_policy_commit - Make every capability file hold what @want says
  * @p: The policy as read, locked with uc_policy_open(p, true)
- * @want: One entry per capability of @p
+ * @want: One entry per capability
  *
  * Files that already agree are not touched. On a failure, the files
- * changed so far get back the state read before, in reverse order.
+ * changed so far get back the state read before, in reverse order; the
+ * one that failed is read again first, as the failure may have come
+ * after a part of its change.
  *
- * Return: UC_EXIT_OK; UC_EXIT_NOT_ROOT or UC_EXIT_FAILED after a message.
+ * Return: UC_EXIT_OK; UC_EXIT_FAILED or UC_EXIT_REFUSED, rolled back;
+ * UC_EXIT_MIXED if the rollback failed too; each after a message.
  */
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want)
 {
-	struct uc_entry before[UC_MAX_CAPS];
+	struct uc_entry before[UC_NCAPS];
 	int cap, err = 0, undo, status;
 
-	for (cap = 0; cap < (int)p->ncaps; cap++)
-		before[cap] = p->caps[cap].entry;
-	for (cap = 0; cap < (int)p->ncaps; cap++) {
-		if (uc_entry_eq(&p->caps[cap].entry, &want[cap]))
+	memcpy(before, p->entry, sizeof(before));
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		if (!p->present[cap] || uc_entry_eq(&p->entry[cap], &want[cap]))
 			continue;
 		err = uc_cap_set(p, cap, &want[cap]);
 		if (err)
@@ -300,17 +283,15 @@ int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want)
 	if (!err)
 		return UC_EXIT_OK;
 
-	status = uc_err(err == -EPERM || err == -EACCES ? UC_EXIT_NOT_ROOT : UC_EXIT_FAILED,
-			"%s/%s: %s", p->dir, p->caps[cap].name, strerror(-err));
+	status = uc_change_failed(p, cap, err);
 	for (undo = cap; undo >= 0; undo--) {
-		if (uc_entry_eq(&p->caps[undo].entry, &before[undo]))
-			continue;
-		err = uc_cap_set(p, undo, &before[undo]);
-		if (err) {
-			uc_err(status, "%s/%s: cannot roll back: %s; the policy is now mixed",
-			       p->dir, p->caps[undo].name, strerror(-err));
-			return status;
-		}
+		err = undo == cap ? uc_stat_entry(p->dirfd, uc_cap_names[cap], &p->entry[cap]) : 0;
+		if (!err && p->present[undo] && !uc_entry_eq(&p->entry[undo], &before[undo]))
+			err = uc_cap_set(p, undo, &before[undo]);
+		if (err)
+			return uc_err(UC_EXIT_MIXED,
+				      "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
+				      p->dir, uc_cap_names[undo], uc_cap_strerror(err));
 	}
 	uc_err(status, "rolled back: the policy is as it was before");
 	return status;

@@ -52,13 +52,15 @@ void uc_list_table(const struct uc_policy *p)
 {
 	const struct uc_entry *e;
 	char *holders;
-	size_t cap;
+	int cap;
 
 	printf("%-20s %-12s %-12s %-5s %s\n", "CAPABILITY", "OWNER", "GROUP", "MODE", "HELD BY");
-	for (cap = 0; cap < p->ncaps; cap++) {
-		e = &p->caps[cap].entry;
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		if (!p->present[cap])
+			continue;
+		e = &p->entry[cap];
 		holders = uc_holders(e);
-		printf("%-20s %-12s %-12s %04o  %s\n", p->caps[cap].name,
+		printf("%-20s %-12s %-12s %04o  %s\n", uc_cap_names[cap],
 		       uc_user_name(e->owner), uc_group_name(e->group), e->mode,
 		       holders ? holders : "?");
 		free(holders);
@@ -94,25 +96,28 @@ void uc_list_json(const struct uc_policy *p)
 	static const char *const classes[] = { "owner", "group", "other" };
 	static const unsigned int bits[] = { UC_OWNER_X, UC_GROUP_X, UC_OTHER_X };
 	const struct uc_entry *e;
-	const char *sep;
+	const char *sep = "", *class_sep;
 	char *holders;
-	size_t cap, i;
+	size_t i;
+	int cap;
 
 	printf("{\"capabilities\": [");
-	for (cap = 0; cap < p->ncaps; cap++) {
-		e = &p->caps[cap].entry;
-		printf("%s\n  {\"name\": ", cap ? "," : "");
-		uc_json_string(p->caps[cap].name);
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		if (!p->present[cap])
+			continue;
+		e = &p->entry[cap];
+		printf("%s\n  {\"name\": ", sep);
+		uc_json_string(uc_cap_names[cap]);
 		printf(", \"owner\": %u", e->owner);
 		uc_json_name("owner_name", uc_id_entry(UC_USER, e->owner));
 		printf(", \"group\": %u", e->group);
 		uc_json_name("group_name", uc_id_entry(UC_GROUP, e->group));
 		printf(", \"mode\": \"%04o\", \"granted\": [", e->mode);
-		sep = "";
+		class_sep = "";
 		for (i = 0; i < 3; i++) {
 			if (uc_grantees(e) & bits[i]) {
-				printf("%s\"%s\"", sep, classes[i]);
-				sep = ", ";
+				printf("%s\"%s\"", class_sep, classes[i]);
+				class_sep = ", ";
 			}
 		}
 		holders = uc_holders(e);
@@ -120,6 +125,7 @@ void uc_list_json(const struct uc_policy *p)
 		uc_json_string(holders ? holders : "?");
 		free(holders);
 		putchar('}');
+		sep = ",";
 	}
 	printf("\n]}\n");
 }
@@ -148,8 +154,8 @@ static bool uc_in_groups(gid_t gid, const gid_t *groups, int ngroups)
  */
 int uc_check(const struct uc_policy *p, int cap, const char *user)
 {
-	const struct uc_entry *e = &p->caps[cap].entry;
-	const char *name = p->caps[cap].name, *who;
+	const struct uc_entry *e = &p->entry[cap];
+	const char *name = uc_cap_names[cap], *who;
 	static gid_t groups[65536];	/* NGROUPS_MAX of the kernel */
 	int ngroups = 0;
 	struct passwd *pw;

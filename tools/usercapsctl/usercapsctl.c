@@ -31,6 +31,21 @@ int uc_err(int status, const char *fmt, ...)
 	return status;
 }
 
+/* A new string, printf-style; exits when memory runs out. */
+char *uc_strdupf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		exit(uc_err(UC_EXIT_FAILED, "out of memory"));
+	return s;
+}
+
 static const char uc_usage[] =
 	"Usage: usercapsctl COMMAND [OPTIONS]\n"
 	"\n"
@@ -38,14 +53,21 @@ static const char uc_usage[] =
 	"  grant CAP --user U|--group G|--other [--force]\n"
 	"  revoke CAP [--user U|--group G|--other]  without a target: back to root:root 0100\n"
 	"  check CAP [--user U]                   would U (default: you) hold CAP, and why\n"
-	"  apply [--force] [--dry-run] FILE       make the policy what FILE says (- is stdin)\n"
+	"  apply [--force] [--dry-run] [--boot] [FILE...]\n"
+	"                                         make the policy what the FILEs say (- is\n"
+	"                                         stdin; none: /etc/usercaps.conf and\n"
+	"                                         /etc/usercaps.d/*.conf); --boot skips bad lines\n"
+	"  lint [--force] [FILE...]               check FILEs as apply would, without the kernel\n"
 	"  show-config                            the policy as a file for apply\n"
+	"  --version, --help\n"
 	"\n"
-	"CAP: sys_nice, CAP_SYS_NICE or cap_sys_nice. Policy file lines:\n"
-	"'CAP user NAME', 'CAP group NAME' or 'CAP other', optionally then 'force'.\n"
-	"Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability, 4 unknown\n"
-	"user or group, 5 not root, 6 usercaps not active, 7 refused without\n"
-	"--force, 8 bad policy file, 9 failed (rolled back). See usercapsctl(8).\n";
+	"CAP: sys_nice, CAP_SYS_NICE or cap_sys_nice. U, G: a name, or +N for the id N.\n"
+	"Policy file lines: 'CAP user U', 'CAP group G' or 'CAP other', optionally\n"
+	"then 'force'. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
+	"4 unknown user or group, 5 not root, 6 usercaps not active, 7 refused\n"
+	"without --force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
+	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too.\n"
+	"See usercapsctl(8).\n";
 
 /* Options, as bits of the set each command accepts. */
 enum {
@@ -55,13 +77,21 @@ enum {
 	OPT_FORCE = 1 << 3,
 	OPT_JSON = 1 << 4,
 	OPT_DRY_RUN = 1 << 5,
+	OPT_BOOT = 1 << 6,
 	OPT_TARGET = OPT_USER | OPT_GROUP | OPT_OTHER,
+};
+
+/* What a command takes after its options. */
+enum uc_operands {
+	UC_NO_OPERAND,
+	UC_CAP,		/* exactly one CAP */
+	UC_FILES,	/* FILE..., maybe none */
 };
 
 struct uc_args {
 	unsigned int opts;
 	const char *name;	/* of --user or --group */
-	const char *operand;	/* CAP or FILE */
+	char **operands;	/* NULL-terminated */
 };
 
 static const struct option uc_options[] = {
@@ -71,6 +101,7 @@ static const struct option uc_options[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "dry-run", no_argument, NULL, 'n' },
+	{ "boot", no_argument, NULL, 'b' },
 	{ "help", no_argument, NULL, 'h' },
 	{ }
 };
@@ -82,15 +113,15 @@ static int uc_usage_error(const char *what)
 
 /*
  * Parse the options after the command word into @a; @allowed is the set
- * the command takes, @operand whether it takes CAP or FILE.
+ * the command takes, @operands what follows them.
  */
-static int uc_parse(int argc, char **argv, unsigned int allowed, bool operand,
+static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operands operands,
 		    struct uc_args *a)
 {
 	int c, opt;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "u:g:ofjnh", uc_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:g:ofjnbh", uc_options, NULL)) != -1) {
 		switch (c) {
 		case 'u': opt = OPT_USER; a->name = optarg; break;
 		case 'g': opt = OPT_GROUP; a->name = optarg; break;
@@ -98,6 +129,7 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, bool operand,
 		case 'f': opt = OPT_FORCE; break;
 		case 'j': opt = OPT_JSON; break;
 		case 'n': opt = OPT_DRY_RUN; break;
+		case 'b': opt = OPT_BOOT; break;
 		case 'h': fputs(uc_usage, stdout); exit(UC_EXIT_OK);
 		default: return uc_usage_error("unknown option or missing argument");
 		}
@@ -107,20 +139,23 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, bool operand,
 			return uc_usage_error("one of --user, --group, --other at most");
 		a->opts |= opt;
 	}
-	if (operand && optind == argc)
-		return uc_usage_error(allowed & OPT_DRY_RUN ? "missing FILE" : "missing CAP");
-	if (operand)
-		a->operand = argv[optind++];
-	if (optind != argc)
+	a->operands = argv + optind;
+	if (operands == UC_CAP && optind == argc)
+		return uc_usage_error("missing CAP");
+	if ((operands == UC_CAP && argc - optind > 1) ||
+	    (operands == UC_NO_OPERAND && optind != argc))
 		return uc_usage_error("too many arguments");
 	return UC_EXIT_OK;
 }
 
 static int uc_lookup_or_fail(const struct uc_policy *p, const char *name, int *cap)
 {
-	if (uc_cap_lookup(p, name, cap))
+	if (uc_cap_lookup(name, cap))
 		return uc_err(UC_EXIT_UNKNOWN_CAP,
 			      "unknown capability '%s' ('usercapsctl list' shows them)", name);
+	if (!p->present[*cap])
+		return uc_err(UC_EXIT_UNKNOWN_CAP, "%s: this kernel has no such capability file",
+			      name);
 	return UC_EXIT_OK;
 }
 
@@ -133,49 +168,54 @@ static int uc_args_target(const struct uc_args *a, struct uc_target *t)
 	return uc_target_lookup(UC_OTHER, NULL, t, "");
 }
 
+/* Refuse or warn about a risky grant, as the man page's RISKY GRANTS says. */
+static int uc_grant_check(int cap, const struct uc_target *t, bool force)
+{
+	const char *why;
+	enum uc_tier tier = uc_grant_risk(cap, t, &why);
+
+	if (tier == UC_TIER_FORCE && !force)
+		return uc_err(UC_EXIT_DANGEROUS, "refusing to grant %s without --force: %s",
+			      uc_cap_names[cap], why);
+	if (tier != UC_TIER_NONE)
+		uc_err(0, "warning: granting %s to %s: %s", uc_cap_names[cap],
+		       uc_target_str(t), why);
+	return UC_EXIT_OK;
+}
+
 /* grant and revoke: one capability, one target (or, for revoke, none). */
 static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool grant)
 {
-	struct uc_entry want[UC_MAX_CAPS];
-	const char *risk;
+	struct uc_entry want[UC_NCAPS], *cur;
 	struct uc_target t;
 	int cap, status;
-	size_t i;
 
-	status = uc_lookup_or_fail(p, a->operand, &cap);
+	status = uc_lookup_or_fail(p, a->operands[0], &cap);
 	if (!status && (a->opts & OPT_TARGET))
 		status = uc_args_target(a, &t);
+	if (!status && grant)
+		status = uc_grant_check(cap, &t, a->opts & OPT_FORCE);
 	if (status)
 		return status;
-	for (i = 0; i < p->ncaps; i++)
-		want[i] = p->caps[i].entry;
-	risk = uc_cap_risk(p->caps[cap].name);
-	if (grant && risk && !(a->opts & OPT_FORCE))
-		return uc_err(UC_EXIT_DANGEROUS, "refusing to grant %s without --force: its holder %s",
-			      p->caps[cap].name, risk);
-	if (grant && risk)
-		uc_err(0, "warning: granting %s: its holder %s", p->caps[cap].name, risk);
-	status = uc_require_root();
-	if (status)
-		return status;
+	memcpy(want, p->entry, sizeof(want));
+	cur = &p->entry[cap];
 
 	if (grant) {
 		uc_entry_grant(&want[cap], &t);
 	} else if (!(a->opts & OPT_TARGET)) {
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-	} else if (!uc_entry_revoke(&want[cap], &t)) {
+	} else if (!uc_entry_revoke(&want[cap], &t,
+				    t.class == UC_USER && uc_user_in_group(t.id, cur->group))) {
 		uc_err(0, "%s is not granted to %s: nothing to revoke",
-		       p->caps[cap].name, uc_target_str(&t));
+		       uc_cap_names[cap], uc_target_str(&t));
 		return UC_EXIT_OK;
 	}
-	if (grant && p->caps[cap].entry.owner && t.class == UC_USER &&
-	    p->caps[cap].entry.owner != t.id)
-		uc_err(0, "%s: user %s replaces user %s", p->caps[cap].name,
-		       uc_user_name(t.id), uc_user_name(p->caps[cap].entry.owner));
-	if (grant && (p->caps[cap].entry.mode & UC_GROUP_X) && t.class == UC_GROUP &&
-	    p->caps[cap].entry.group != t.id)
-		uc_err(0, "%s: group %s replaces group %s", p->caps[cap].name,
-		       uc_group_name(t.id), uc_group_name(p->caps[cap].entry.group));
+	if (grant && cur->owner && t.class == UC_USER && cur->owner != t.id)
+		uc_err(0, "%s: user %s replaces user %s", uc_cap_names[cap],
+		       uc_user_name(t.id), uc_user_name(cur->owner));
+	if (grant && (cur->mode & UC_GROUP_X) && t.class == UC_GROUP && cur->group != t.id)
+		uc_err(0, "%s: group %s replaces group %s", uc_cap_names[cap],
+		       uc_group_name(t.id), uc_group_name(cur->group));
 	return uc_policy_commit(p, want);
 }
 
@@ -208,7 +248,7 @@ static int uc_cmd_list(struct uc_policy *p, const struct uc_args *a)
 
 static int uc_cmd_check(struct uc_policy *p, const struct uc_args *a)
 {
-	int cap, status = uc_lookup_or_fail(p, a->operand, &cap);
+	int cap, status = uc_lookup_or_fail(p, a->operands[0], &cap);
 
 	return status ? status : uc_check(p, cap, a->name);
 }
@@ -220,27 +260,50 @@ static int uc_cmd_show_config(struct uc_policy *p, const struct uc_args *a)
 	return UC_EXIT_OK;
 }
 
+/* The policy that the command's FILEs, or the system configuration, say. */
+static int uc_args_config(const struct uc_policy *p, const struct uc_args *a,
+			  struct uc_entry *want)
+{
+	char **system = NULL;
+	unsigned int flags = 0;
+
+	if (a->opts & OPT_FORCE)
+		flags |= UC_CONF_FORCE;
+	if (a->opts & OPT_BOOT)
+		flags |= UC_CONF_BOOT;
+	if (!*a->operands)
+		uc_system_files(&system);
+	return uc_config_read(p, system ? system : a->operands, flags, want);
+}
+
+static int uc_cmd_lint(struct uc_policy *p, const struct uc_args *a)
+{
+	struct uc_entry want[UC_NCAPS];
+
+	return uc_args_config(p, a, want);
+}
+
+/*
+ * An interactive apply is all or nothing; at boot (--boot) what the good
+ * lines say is applied all the same, and the status still tells of the
+ * bad ones.
+ */
 static int uc_cmd_apply(struct uc_policy *p, const struct uc_args *a)
 {
-	struct uc_entry want[UC_MAX_CAPS];
-	const struct uc_entry *cur;
-	int status;
-	size_t i;
+	struct uc_entry want[UC_NCAPS];
+	int cap, status, applied;
 
-	status = uc_config_read(p, a->operand, a->opts & OPT_FORCE, want);
-	if (status)
-		return uc_err(status, "%s: nothing changed", a->operand);
+	status = uc_args_config(p, a, want);
+	if (status && !(a->opts & OPT_BOOT))
+		return uc_err(status, "nothing changed");
 	if (a->opts & OPT_DRY_RUN) {
-		for (i = 0; i < p->ncaps; i++) {
-			cur = &p->caps[i].entry;
-			if (cur->owner != want[i].owner || cur->group != want[i].group ||
-			    cur->mode != want[i].mode)
-				uc_print_change(p->caps[i].name, cur, &want[i]);
-		}
-		return UC_EXIT_OK;
+		for (cap = 0; cap < UC_NCAPS; cap++)
+			if (p->present[cap] && memcmp(&p->entry[cap], &want[cap], sizeof(want[cap])))
+				uc_print_change(uc_cap_names[cap], &p->entry[cap], &want[cap]);
+		return status;
 	}
-	status = uc_require_root();
-	return status ? status : uc_policy_commit(p, want);
+	applied = uc_policy_commit(p, want);
+	return applied ? applied : status;
 }
 
 int main(int argc, char **argv)
@@ -249,15 +312,16 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*run)(struct uc_policy *p, const struct uc_args *a);
 		unsigned int opts;
-		bool operand;
+		enum uc_operands operands;
 		bool changes;
 	} commands[] = {
-		{ "list", uc_cmd_list, OPT_JSON, false, false },
-		{ "grant", uc_cmd_grant, OPT_TARGET | OPT_FORCE, true, true },
-		{ "revoke", uc_cmd_revoke, OPT_TARGET, true, true },
-		{ "check", uc_cmd_check, OPT_USER, true, false },
-		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN, true, true },
-		{ "show-config", uc_cmd_show_config, 0, false, false },
+		{ "list", uc_cmd_list, OPT_JSON, UC_NO_OPERAND, false },
+		{ "grant", uc_cmd_grant, OPT_TARGET | OPT_FORCE, UC_CAP, true },
+		{ "revoke", uc_cmd_revoke, OPT_TARGET, UC_CAP, true },
+		{ "check", uc_cmd_check, OPT_USER, UC_CAP, false },
+		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN | OPT_BOOT, UC_FILES, true },
+		{ "lint", uc_cmd_lint, OPT_FORCE, UC_FILES, false },
+		{ "show-config", uc_cmd_show_config, 0, UC_NO_OPERAND, false },
 	};
 	struct uc_args a = { 0 };
 	struct uc_policy p;
@@ -270,15 +334,23 @@ int main(int argc, char **argv)
 		fputs(uc_usage, stdout);
 		return UC_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("usercapsctl %s\n", UC_VERSION);
+		return UC_EXIT_OK;
+	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			break;
 	if (i == sizeof(commands) / sizeof(commands[0]))
 		return uc_usage_error("unknown COMMAND");
-	status = uc_parse(argc - 1, argv + 1, commands[i].opts, commands[i].operand, &a);
+	status = uc_parse(argc - 1, argv + 1, commands[i].opts, commands[i].operands, &a);
 	if (!status && !strcmp(argv[1], "grant") && !(a.opts & OPT_TARGET))
 		status = uc_usage_error("grant needs --user, --group or --other");
-	if (!status)
+	if (status)
+		return status;
+	if (commands[i].run == uc_cmd_lint)
+		uc_policy_offline(&p);
+	else
 		status = uc_policy_open(&p, commands[i].changes && !(a.opts & OPT_DRY_RUN));
 	return status ? status : commands[i].run(&p, &a);
 }

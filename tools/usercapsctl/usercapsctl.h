@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Exit statuses, documented in usercapsctl.8. */
@@ -20,7 +21,9 @@ enum uc_exit {
 	UC_EXIT_INACTIVE = 6,		/* usercaps is not in this kernel's lsm= */
 	UC_EXIT_DANGEROUS = 7,		/* refused without --force */
 	UC_EXIT_BAD_FILE = 8,		/* policy file syntax */
-	UC_EXIT_FAILED = 9,		/* a system call failed; rolled back */
+	UC_EXIT_FAILED = 9,		/* a system call failed; nothing changed */
+	UC_EXIT_REFUSED = 10,		/* the kernel refused: needs CAP_MAC_ADMIN */
+	UC_EXIT_MIXED = 11,		/* a change and its rollback failed */
 };
 
 /* A capability file's mode bits that grant, by class. */
@@ -36,25 +39,24 @@ struct uc_entry {
 	mode_t mode;
 };
 
-/* Room for every capability of a future kernel, too. */
-#define UC_MAX_CAPS 64
+/* The capabilities usercapsctl knows (caps.c), by name. */
+#define UC_NCAPS 41
 #define UC_NAME_MAX 32
-
-struct uc_cap {
-	char name[UC_NAME_MAX];
-	struct uc_entry entry;
-};
+extern const char *const uc_cap_names[UC_NCAPS];
 
 /*
- * The policy as read from the usercaps directory: one capability per
- * file, sorted by name.
+ * The policy as read from the usercaps directory, indexed like
+ * uc_cap_names; a kernel may lack a capability that this tool knows.
  */
 struct uc_policy {
 	int dirfd;
-	char dir[4096];
-	size_t ncaps;
-	struct uc_cap caps[UC_MAX_CAPS];
+	const char *dir;
+	bool present[UC_NCAPS];
+	struct uc_entry entry[UC_NCAPS];
 };
+
+/* The longest user or group name accepted: Linux's LOGIN_NAME_MAX. */
+#define UC_ID_NAME_MAX 256
 
 /* The mode classes a grant names, as in a policy file and the options. */
 enum uc_class {
@@ -72,15 +74,24 @@ struct uc_target {
 extern const char *uc_prog;
 int uc_err(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+char *uc_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* caps.c */
+int uc_cap_lookup(const char *name, int *cap);
+
+/* paths.c */
+const char *uc_root(void);
+
+/* lock.c */
+int uc_lock(void);
 
 /* policy.c */
 int uc_policy_open(struct uc_policy *p, bool for_change);
-int uc_cap_find(const struct uc_policy *p, const char *name);
-int uc_cap_lookup(const struct uc_policy *p, const char *name, int *cap);
+void uc_policy_offline(struct uc_policy *p);
 unsigned int uc_grantees(const struct uc_entry *e);
 bool uc_entry_is_default(const struct uc_entry *e);
 void uc_entry_grant(struct uc_entry *e, const struct uc_target *t);
-bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t);
+bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t, bool in_group);
 int uc_require_root(void);
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want);
 
@@ -92,12 +103,36 @@ int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 const char *uc_user_name(uid_t uid);
 const char *uc_group_name(gid_t gid);
 const char *uc_target_str(const struct uc_target *t);
+const char *uc_id_word(enum uc_class class, unsigned int id);
+bool uc_user_in_group(uid_t uid, gid_t gid);
 
-/* risk.c */
-const char *uc_cap_risk(const char *name);
+/* risk.c: how risky a grant is */
+enum uc_tier {
+	UC_TIER_NONE,
+	UC_TIER_WARN,		/* granted with a warning */
+	UC_TIER_FORCE,		/* refused without --force or "force" */
+};
+enum uc_tier uc_grant_risk(int cap, const struct uc_target *t, const char **why);
+
+/* policyfile.c: reading a policy file, line by line */
+struct uc_file {
+	FILE *f;
+	const char *path;
+	unsigned int lineno;
+	char *line;
+	size_t size;
+};
+int uc_file_open(struct uc_file *f, const char *path);
+char *uc_file_line(struct uc_file *f, int *status);
+int uc_file_close(struct uc_file *f);
+int uc_system_files(char ***paths);
 
 /* config.c */
-int uc_config_read(const struct uc_policy *p, const char *path, bool force,
+enum {
+	UC_CONF_FORCE = 1 << 0,	/* accept dangerous grants without "force" */
+	UC_CONF_BOOT = 1 << 1,	/* skip bad lines and files instead of failing */
+};
+int uc_config_read(const struct uc_policy *p, char *const *paths, unsigned int flags,
 		   struct uc_entry *want);
 void uc_config_write(const struct uc_policy *p);
 

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usercapsctl - fault injection for the host tests (LD_PRELOAD)
+ *
+ * USERCAPS_FAULT="CALL:N:ACTION[,CALL:N:ACTION...]" makes the Nth call of
+ * CALL (fchmodat or fchownat) in the process do ACTION:
+ *
+ *	EPERM, EACCES, EIO, EROFS  fail with that errno, changing nothing
+ *	symlink=PATH  first replace the file by a symlink to PATH, as a race
+ *	              against the tool would
+ *	fifo          do the call, then replace the file by a FIFO
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct {
+	const char *name;
+	int err;
+} fault_errnos[] = {
+	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "EIO", EIO }, { "EROFS", EROFS },
+};
+
+/* The action for the @n-th call of @call, or NULL. */
+static const char *fault_action(const char *call, unsigned int n)
+{
+	static char rule[256];
+	const char *spec = getenv("USERCAPS_FAULT");
+	char *save, *tok, *c, *num;
+
+	if (!spec || strlen(spec) >= sizeof(rule))
+		return NULL;
+	strcpy(rule, spec);
+	for (tok = strtok_r(rule, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		c = strtok(tok, ":");
+		num = strtok(NULL, ":");
+		if (c && num && !strcmp(c, call) && strtoul(num, NULL, 10) == n)
+			return strtok(NULL, "");
+	}
+	return NULL;
+}
+
+/* Do the part of @action that comes before the call; -1 with errno to fail it. */
+static int fault_before(const char *action, int dirfd, const char *name)
+{
+	size_t i;
+
+	if (!strncmp(action, "symlink=", 8)) {
+		unlinkat(dirfd, name, 0);
+		return symlinkat(action + 8, dirfd, name);
+	}
+	for (i = 0; i < sizeof(fault_errnos) / sizeof(fault_errnos[0]); i++) {
+		if (!strcmp(action, fault_errnos[i].name)) {
+			errno = fault_errnos[i].err;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void fault_after(const char *action, int dirfd, const char *name)
+{
+	if (!strcmp(action, "fifo")) {
+		unlinkat(dirfd, name, 0);
+		mkfifoat(dirfd, name, 0100);
+	}
+}
+
+int fchmodat(int dirfd, const char *name, mode_t mode, int flags)
+{
+	static unsigned int calls;
+	int (*real)(int, const char *, mode_t, int) = dlsym(RTLD_NEXT, "fchmodat");
+	const char *action = fault_action("fchmodat", ++calls);
+	int ret;
+
+	if (action && fault_before(action, dirfd, name))
+		return -1;
+	ret = real(dirfd, name, mode, flags);
+	if (action && !ret)
+		fault_after(action, dirfd, name);
+	return ret;
+}
+
+int fchownat(int dirfd, const char *name, uid_t owner, gid_t group, int flags)
+{
+	static unsigned int calls;
+	int (*real)(int, const char *, uid_t, gid_t, int) = dlsym(RTLD_NEXT, "fchownat");
+	const char *action = fault_action("fchownat", ++calls);
+	int ret;
+
+	if (action && fault_before(action, dirfd, name))
+		return -1;
+	ret = real(dirfd, name, owner, group, flags);
+	if (action && !ret)
+		fault_after(action, dirfd, name);
+	return ret;
+}
