@@ -595,15 +595,90 @@ TEST_F(usercaps, revocation_takes_effect_on_next_call)
 		       "kill(1, 0) by the same process after chmod g-x");
 }
 
-/* What a flip of the policy and the reader's check of it share. */
+/* What the policy writer and the checkers of its flips share. */
 struct flip_board {
-	int seq;		/* the last flip done; -1: stop */
+	int seq;		/* the flip to check; -1: stop */
 	int expect;		/* the outcome flip @seq must give */
-	int acked;		/* the last flip the reader checked */
-	int stale;		/* checks that did not see the flip before them */
+	int checked;		/* checks made of flip @seq */
+	int wrong;		/* checks that gave the other outcome */
 };
 
 #define FLIPS 400
+#define RACE_THREADS 3
+#define RACE_FLIPS 300
+
+static struct flip_board *map_flip_board(void)
+{
+	struct flip_board *board = mmap(NULL, sizeof(*board), PROT_READ | PROT_WRITE,
+					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return board == MAP_FAILED ? NULL : board;
+}
+
+/*
+ * A checker: once per flip, as soon as it is announced, one check. With
+ * @warm it keeps checking between flips, so that its credential's cached
+ * decision is current when the next flip lands.
+ */
+static void check_flips(struct flip_board *board, bool warm)
+{
+	int seen = 0, seq;
+
+	for (;;) {
+		seq = __atomic_load_n(&board->seq, __ATOMIC_ACQUIRE);
+		if (seq < 0)
+			return;
+		if (seq == seen) {
+			if (warm)
+				probe_kill_init(NULL);
+			continue;
+		}
+		if (probe_kill_init(NULL) != board->expect)
+			__atomic_add_fetch(&board->wrong, 1, __ATOMIC_RELAXED);
+		seen = seq;
+		__atomic_add_fetch(&board->checked, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * flip_policy - Flip the member's grant of kill @flips times
+ * @board: Shared with the checkers
+ * @pid: The process whose @checkers checkers check each flip
+ *
+ * Odd flips grant kill to the member's group. Even flips refuse it in
+ * turn by the mode (percred stops at its may-grant byte) and by granting
+ * it to a group the member is not in (percred must decide again: its
+ * cached decisions would say yes). After each change, announces the flip
+ * and waits for @checkers checks of it; then stops the checkers and waits
+ * for @pid. board->wrong says how many checks did not see the flip made
+ * before them.
+ */
+static void flip_policy(struct __test_metadata *_metadata, struct flip_board *board,
+			pid_t pid, int checkers, int flips)
+{
+	int flip, status;
+
+	for (flip = 1; flip <= flips; flip++) {
+		if (flip & 1)
+			ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
+		else if (flip & 2)
+			ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
+		else
+			ASSERT_EQ(0, set_policy("kill", 0, UNRELATED_GROUP, 0110));
+		board->expect = flip & 1 ? 0 : EPERM;
+		__atomic_store_n(&board->checked, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&board->checked, __ATOMIC_ACQUIRE) != checkers)
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				break;
+		ASSERT_EQ(checkers, board->checked) {
+			TH_LOG("the checking process exited: %s", outcome(WEXITSTATUS(status)));
+		}
+	}
+	__atomic_store_n(&board->seq, -1, __ATOMIC_RELEASE);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_OUTCOME(0, WIFEXITED(status) ? WEXITSTATUS(status) : 256, "the checking process");
+}
 
 static int pin_to_cpu(int cpu)
 {
@@ -614,32 +689,15 @@ static int pin_to_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/*
- * The reader: after each flip, one check, which must see it. Between
- * flips it keeps checking, so that its credential's cached decision is
- * warm when the next flip lands.
- */
+/* The reader of the flips, pinned to @cpu, a member of the group. */
 static int flip_reader(struct flip_board *board, int cpu)
 {
-	int seen = 0, seq;
-
 	if (pin_to_cpu(cpu))
 		return child_fail("sched_setaffinity");
 	if (become(&member))
 		return CHILD_SETUP_FAILED;
-	for (;;) {
-		seq = __atomic_load_n(&board->seq, __ATOMIC_ACQUIRE);
-		if (seq < 0)
-			return 0;
-		if (seq == seen) {
-			probe_kill_init(NULL);
-			continue;
-		}
-		if (probe_kill_init(NULL) != board->expect)
-			board->stale++;
-		seen = seq;
-		__atomic_store_n(&board->acked, seq, __ATOMIC_RELEASE);
-	}
+	check_flips(board, true);
+	return 0;
 }
 
 /*
@@ -649,15 +707,14 @@ static int flip_reader(struct flip_board *board, int cpu)
  */
 TEST_F(usercaps, flip_seen_by_next_check_on_other_cpu)
 {
+	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct flip_board *board;
-	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), flip, status;
 	pid_t pid;
 
 	if (ncpus < 2)
 		SKIP(return, "needs 2 CPUs, the guest has %d", ncpus);
-	board = mmap(NULL, sizeof(*board), PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, board);
+	board = map_flip_board();
+	ASSERT_NE(NULL, board);
 	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
 	fflush(NULL);
 	pid = fork();
@@ -665,58 +722,22 @@ TEST_F(usercaps, flip_seen_by_next_check_on_other_cpu)
 	if (pid == 0)
 		_exit(flip_reader(board, 1));
 	ASSERT_EQ(0, pin_to_cpu(0));
-	for (flip = 1; flip <= FLIPS; flip++) {
-		ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, flip & 1 ? 0110 : 0100));
-		board->expect = flip & 1 ? 0 : EPERM;
-		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&board->acked, __ATOMIC_ACQUIRE) != flip)
-			if (waitpid(pid, &status, WNOHANG) == pid)
-				break;
-		ASSERT_EQ(flip, board->acked) {
-			TH_LOG("the reader exited: %s", outcome(WEXITSTATUS(status)));
-		}
-	}
-	__atomic_store_n(&board->seq, -1, __ATOMIC_RELEASE);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_OUTCOME(0, WIFEXITED(status) ? WEXITSTATUS(status) : 256, "the reader");
-	EXPECT_EQ(0, board->stale) {
+	flip_policy(_metadata, board, pid, 1, FLIPS);
+	EXPECT_EQ(0, board->wrong) {
 		TH_LOG("%d of %d checks on CPU 1 did not see the flip made on CPU 0 before them",
-		       board->stale, FLIPS);
+		       board->wrong, FLIPS);
 	}
 	munmap(board, sizeof(*board));
 }
 
-/* What the policy writer and the threads of one credential share. */
-struct race_board {
-	int seq;		/* the flip to check; -1: stop */
-	int expect;		/* the outcome flip @seq must give */
-	int checked;		/* threads that checked flip @seq */
-	int wrong;		/* checks that gave the other outcome */
-};
-
-#define RACE_THREADS 3
-#define RACE_FLIPS 300
-
-/* One thread: once per flip, as soon as it is announced, one check. */
-static void *race_thread(void *arg)
+static void *race_thread(void *board)
 {
-	struct race_board *board = arg;
-	int seen = 0, seq;
-
-	for (;;) {
-		while ((seq = __atomic_load_n(&board->seq, __ATOMIC_ACQUIRE)) == seen)
-			;
-		if (seq < 0)
-			return NULL;
-		if (probe_kill_init(NULL) != board->expect)
-			__atomic_add_fetch(&board->wrong, 1, __ATOMIC_RELAXED);
-		seen = seq;
-		__atomic_add_fetch(&board->checked, 1, __ATOMIC_RELEASE);
-	}
+	check_flips(board, false);
+	return NULL;
 }
 
 /* The process whose threads share one credential, a member of the group. */
-static int race_threads(struct race_board *board)
+static int race_threads(struct flip_board *board)
 {
 	pthread_t threads[RACE_THREADS];
 	int i;
@@ -738,34 +759,17 @@ static int race_threads(struct race_board *board)
  */
 TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
 {
-	struct race_board *board;
-	int flip, status;
+	struct flip_board *board = map_flip_board();
 	pid_t pid;
 
-	board = mmap(NULL, sizeof(*board), PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, board);
+	ASSERT_NE(NULL, board);
 	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
 	fflush(NULL);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		_exit(race_threads(board));
-	for (flip = 1; flip <= RACE_FLIPS; flip++) {
-		ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, flip & 1 ? 0110 : 0100));
-		board->expect = flip & 1 ? 0 : EPERM;
-		__atomic_store_n(&board->checked, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&board->checked, __ATOMIC_ACQUIRE) != RACE_THREADS)
-			if (waitpid(pid, &status, WNOHANG) == pid)
-				break;
-		ASSERT_EQ(RACE_THREADS, board->checked) {
-			TH_LOG("the threads' process exited: %s", outcome(WEXITSTATUS(status)));
-		}
-	}
-	__atomic_store_n(&board->seq, -1, __ATOMIC_RELEASE);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_OUTCOME(0, WIFEXITED(status) ? WEXITSTATUS(status) : 256, "the threads' process");
+	flip_policy(_metadata, board, pid, RACE_THREADS, RACE_FLIPS);
 	EXPECT_EQ(0, board->wrong) {
 		TH_LOG("%d of %d checks racing the first fill after a change gave the old answer",
 		       board->wrong, RACE_THREADS * RACE_FLIPS);

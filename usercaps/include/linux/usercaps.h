@@ -48,7 +48,7 @@ extern u64 usercaps_generation;
 extern unsigned int usercaps_cred_offset;
 
 int usercaps_cred_capable(const struct cred *cred, int cap);
-u64 usercaps_percred_fill(const struct cred *cred);
+int usercaps_percred_refill(const struct cred *cred, int cap);
 void usercaps_trace_grant(const struct cred *cred, int cap);
 
 /**
@@ -86,7 +86,7 @@ static __always_inline int usercaps_allow(const struct cred *cred, int cap)
  * A capability that nobody holds through usercaps is refused at the first
  * test, before any call or RCU read section. Otherwise the decisions cached
  * for the current policy generation answer; a stale cache is filled by
- * usercaps_percred_fill(). A fill that races with this read stores the
+ * usercaps_percred_refill(). A fill that races with this read stores the
  * decisions of a newer generation (see usercaps_percred_fill()), which a
  * check concurrent with that policy change may return as well: a cached
  * decision is never older than its generation.
@@ -97,20 +97,17 @@ static __always_inline int usercaps_percred_capable(const struct cred *cred,
 						    int cap)
 {
 	const struct usercaps_cred_cache *cache;
-	u64 granted;
 
 	if (likely(!READ_ONCE(usercaps_may_grant[cap])))
 		return -EPERM;
 	cache = cred->security + usercaps_cred_offset;
+	/* A tail call, so that cap_capable() keeps no frame for it. */
 	if (unlikely(READ_ONCE(cache->generation) !=
-		     READ_ONCE(usercaps_generation))) {
-		granted = usercaps_percred_fill(cred);
-	} else {
-		/* Pairs with the release of the generation in the fill. */
-		smp_rmb();
-		granted = READ_ONCE(cache->granted);
-	}
-	if (!(granted & BIT_ULL(cap)))
+		     READ_ONCE(usercaps_generation)))
+		return usercaps_percred_refill(cred, cap);
+	/* Pairs with the release of the generation in the fill. */
+	smp_rmb();
+	if (!(READ_ONCE(cache->granted) & BIT_ULL(cap)))
 		return -EPERM;
 	return usercaps_allow(cred, cap);
 }

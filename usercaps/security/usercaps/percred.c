@@ -75,6 +75,23 @@ u64 usercaps_percred_fill(const struct cred *cred)
 }
 
 /**
+ * usercaps_percred_refill - Check a capability against a stale cache
+ * @cred: The credential being checked
+ * @cap: The capability, which some file grants to someone
+ *
+ * usercaps_percred_capable() when @cred's cache is stale: fill it, then
+ * decide as from a current cache.
+ *
+ * Return: 0 if usercaps grants @cap to @cred, -EPERM otherwise.
+ */
+int usercaps_percred_refill(const struct cred *cred, int cap)
+{
+	if (!(usercaps_percred_fill(cred) & BIT_ULL(cap)))
+		return -EPERM;
+	return usercaps_allow(cred, cap);
+}
+
+/**
  * usercaps_percred_publish - Make a policy change visible to the caches
  * @cap: The capability whose entry changed
  * @entry: Its new owner, group and mode, already published in the table

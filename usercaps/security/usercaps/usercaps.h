@@ -96,6 +96,7 @@ u64 usercaps_cred_granted(const struct usercaps_entry *caps,
 			  const struct cred *cred);
 
 /* percred.c */
+u64 usercaps_percred_fill(const struct cred *cred);
 void usercaps_percred_publish(int cap, const struct usercaps_entry *entry);
 
 /* policy.c */
