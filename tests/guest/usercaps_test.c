@@ -659,12 +659,10 @@ static void flip_policy(struct __test_metadata *_metadata, struct flip_board *bo
 	int flip, status;
 
 	for (flip = 1; flip <= flips; flip++) {
-		if (flip & 1)
-			ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0110));
-		else if (flip & 2)
-			ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
-		else
-			ASSERT_EQ(0, set_policy("kill", 0, UNRELATED_GROUP, 0110));
+		const bool other_group = !(flip & 3);
+		const mode_t mode = flip & 1 || other_group ? 0110 : 0100;
+
+		ASSERT_EQ(0, set_policy("kill", 0, other_group ? UNRELATED_GROUP : GRANT_GROUP, mode));
 		board->expect = flip & 1 ? 0 : EPERM;
 		__atomic_store_n(&board->checked, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
