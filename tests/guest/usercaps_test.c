@@ -604,7 +604,7 @@ struct flip_board {
 };
 
 #define FLIPS 400
-#define RACE_THREADS 3
+#define RACE_THREADS 2
 #define RACE_FLIPS 300
 
 static struct flip_board *map_flip_board(void)
@@ -631,6 +631,8 @@ static void check_flips(struct flip_board *board, bool warm)
 		if (seq == seen) {
 			if (warm)
 				probe_kill_init(NULL);
+			else
+				sched_yield();
 			continue;
 		}
 		if (probe_kill_init(NULL) != board->expect)
@@ -666,9 +668,11 @@ static void flip_policy(struct __test_metadata *_metadata, struct flip_board *bo
 		board->expect = flip & 1 ? 0 : EPERM;
 		__atomic_store_n(&board->checked, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&board->seq, flip, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&board->checked, __ATOMIC_ACQUIRE) != checkers)
+		while (__atomic_load_n(&board->checked, __ATOMIC_ACQUIRE) != checkers) {
 			if (waitpid(pid, &status, WNOHANG) == pid)
 				break;
+			sched_yield();
+		}
 		ASSERT_EQ(checkers, board->checked) {
 			TH_LOG("the checking process exited: %s", outcome(WEXITSTATUS(status)));
 		}
@@ -728,9 +732,14 @@ TEST_F(usercaps, flip_seen_by_next_check_on_other_cpu)
 	munmap(board, sizeof(*board));
 }
 
-static void *race_thread(void *board)
+static struct flip_board *race_board;
+
+/* Thread @cpu, pinned to that CPU, so that the threads check at once. */
+static void *race_thread(void *cpu)
 {
-	check_flips(board, false);
+	if (pin_to_cpu((long)cpu))
+		child_fail("sched_setaffinity");
+	check_flips(race_board, false);
 	return NULL;
 }
 
@@ -738,12 +747,13 @@ static void *race_thread(void *board)
 static int race_threads(struct flip_board *board)
 {
 	pthread_t threads[RACE_THREADS];
-	int i;
+	long i;
 
 	if (become(&member))
 		return CHILD_SETUP_FAILED;
+	race_board = board;
 	for (i = 0; i < RACE_THREADS; i++)
-		if (pthread_create(&threads[i], NULL, race_thread, board))
+		if (pthread_create(&threads[i], NULL, race_thread, (void *)i))
 			return child_fail("pthread_create");
 	for (i = 0; i < RACE_THREADS; i++)
 		pthread_join(threads[i], NULL);
@@ -752,14 +762,18 @@ static int race_threads(struct flip_board *board)
 
 /*
  * Threads share their process's credential. After each policy change,
- * every thread checks at once, so that in percred mode they race to fill
+ * both threads, one per CPU, check at once, so that in percred mode they race to fill
  * the credential's stale cache: each must get the new policy's answer.
  */
 TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
 {
-	struct flip_board *board = map_flip_board();
+	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct flip_board *board;
 	pid_t pid;
 
+	if (ncpus < RACE_THREADS)
+		SKIP(return, "needs %d CPUs, the guest has %d", RACE_THREADS, ncpus);
+	board = map_flip_board();
 	ASSERT_NE(NULL, board);
 	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
 	fflush(NULL);
