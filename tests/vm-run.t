@@ -7,13 +7,13 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 19
+plan 21
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
 	local out_var=$1 err_var=$2 _out _err rc=0
 	shift 2
-	_out=$(vm/run "$@" 2>"$tmp/stderr" <&-) || rc=$?
+	_out=$("$repo_dir/vm/run" "$@" 2>"$tmp/stderr" <&-) || rc=$?
 	_err=$(cat "$tmp/stderr")
 	printf -v "$out_var" '%s' "$_out"
 	printf -v "$err_var" '%s' "$_err"
@@ -21,7 +21,10 @@ run_vm() {
 }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# Where the guest mounts tmpfs, under root's home, and a path with a space
+# and a comma: shares and the current directory work at each.
+odd=("$(mktemp -d /tmp/vm-run.XXXXXX)" "$(mktemp -d /root/.vm-run.XXXXXX)" "$tmp/a dir, odd")
+trap 'rm -rf "$tmp" "${odd[0]}" "${odd[1]}"' EXIT
 
 for bad in "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent"; do
 	rc=0
@@ -46,6 +49,18 @@ is "$(printf '%s\n' "$out" | sed -n '2,4p' | tr '\n' ' ')" "1000 1001 1001 2000 
 	"the command runs with the given uid, gid and groups (id -G lists the gid first)"
 ok "$([ -e "$tmp/share/by-guest" ]; echo $?)" "a --rw directory is writable from the guest"
 contains "$err" '^vm/run: qemu-system-x86_64 .* -kernel ' "the exact QEMU command is printed"
+
+mkdir -p "${odd[2]}"
+chmod 0777 "${odd[@]}"
+cd "${odd[2]}"
+rc=0
+run_vm out err --rw "${odd[0]}" --rw "${odd[1]}" --rw "${odd[2]}" -- \
+	sh -c 'pwd; for dir; do touch "$dir/by-guest"; done' sh "${odd[@]}" || rc=$?
+cd "$repo_dir"
+ok "$([ "$rc" = 0 ] && [ -e "${odd[0]}/by-guest" ] && [ -e "${odd[1]}/by-guest" ] &&
+	[ -e "${odd[2]}/by-guest" ]; echo $?)" \
+	"--rw directories under /tmp, under /root and with a space and a comma are writable (status $rc)"
+is "$(printf '%s\n' "$out" | sed -n 1p)" "${odd[2]}" "the command runs in a current directory with a space and a comma"
 
 rc=0
 run_vm out err -- sh -c 'echo c >/proc/sysrq-trigger' || rc=$?

@@ -1,0 +1,28 @@
+#!/bin/bash
+# bench/run end to end from where a new user puts the repository: a copy
+# of this tree under /root, in a directory whose name has a space and a
+# comma, with the results inside it. One short icount boot (commoncap,
+# getppid), so that what is checked is the plumbing, not the figures.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+require_kernel
+
+top=$(mktemp -d /root/.bench-run.XXXXXX)
+trap 'rm -rf "$top"' EXIT
+clone="$top/a clone, here/usercaps"
+mkdir -p "$clone"
+tar -C "$repo_dir" --exclude=./.git --exclude=./results -cf - . | tar -C "$clone" -xf -
+
+rc=0
+out=$(cd "$clone" && bench/run --mode icount --kernels commoncap --workloads getppid \
+	--churn "" --groups "" --iterations 200 --repeat 1 --results "$clone/results" 2>&1 </dev/null) || rc=$?
+is "$rc" 0 "bench/run succeeds from a clone under /root at a path with a space and a comma"
+[ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+csv=$clone/results/summary.csv
+ok "$([ -f "$csv" ] && grep -q '^getppid,commoncap-allowed,icount,' "$csv"; echo $?)" \
+	"the run's summary has the getppid row, in the clone's results/"
+ok "$(ls "$clone"/results/*/raw/icount-run1-commoncap/nsop.dat >/dev/null 2>&1; echo $?)" \
+	"the guest wrote its raw data into the run directory"
+plan "$tap_count"
+[ "$tap_failed" = 0 ]
