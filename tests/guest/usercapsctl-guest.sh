@@ -10,8 +10,14 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 uc=$1 unit=$2 conf=$3
-probe=$(dirname "$0")/usercapsctl-probe.py
 policy=/sys/kernel/security/usercaps
+
+# The probe and the example file, where the test users can read them: the
+# repository may be under /root (0700), where they cannot.
+stage=$(mktemp -d)
+chmod 0755 "$stage"
+cp "$(dirname "$0")/usercapsctl-probe.py" "$conf" "$stage/"
+probe=$stage/usercapsctl-probe.py conf=$stage/$(basename "$conf")
 
 # "Boot": the unit's own ExecStart line, with the binary in place of the
 # installed one and the example file named (the guest's /etc is the
