@@ -343,18 +343,33 @@ static struct usercaps_cred_cache *live_cache(const struct cred *cred)
 	return cred->security + usercaps_cred_offset;
 }
 
+/*
+ * The generation and LIVE_CAP's may-grant byte as a check reads them; a
+ * function, so that a failed expectation names it, not READ_ONCE()'s
+ * expansion.
+ */
+static u64 live_generation(void)
+{
+	return READ_ONCE(usercaps_generation);
+}
+
+static u8 live_may_grant(void)
+{
+	return READ_ONCE(usercaps_may_grant[LIVE_CAP]);
+}
+
 /* Each change moves the generation by one and sets the may-grant byte. */
 static void usercaps_test_publish(struct kunit *test)
 {
-	u64 generation = READ_ONCE(usercaps_generation);
+	u64 generation = live_generation();
 
-	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_may_grant[LIVE_CAP]), 1);
+	KUNIT_EXPECT_EQ(test, live_may_grant(), 1);
 	KUNIT_ASSERT_EQ(test, live_chmod(0100), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_generation), generation + 1);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_may_grant[LIVE_CAP]), 0);
+	KUNIT_EXPECT_EQ(test, live_generation(), generation + 1);
+	KUNIT_EXPECT_EQ(test, live_may_grant(), 0);
 	KUNIT_ASSERT_EQ(test, live_chmod(0001), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_generation), generation + 2);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(usercaps_may_grant[LIVE_CAP]), 1);
+	KUNIT_EXPECT_EQ(test, live_generation(), generation + 2);
+	KUNIT_EXPECT_EQ(test, live_may_grant(), 1);
 }
 
 /* A stale cache gets the policy's decisions and the current generation. */
@@ -367,15 +382,15 @@ static void usercaps_test_fill(struct kunit *test)
 	granted = usercaps_percred_fill(cred);
 	KUNIT_EXPECT_TRUE(test, granted & BIT_ULL(LIVE_CAP));
 	KUNIT_EXPECT_EQ(test, cache->granted, granted);
-	KUNIT_EXPECT_EQ(test, cache->generation, READ_ONCE(usercaps_generation));
+	KUNIT_EXPECT_EQ(test, cache->generation, live_generation());
 
 	/* After a revocation, the next fill stores the revocation. */
 	KUNIT_ASSERT_EQ(test, live_chmod(0100), 0);
-	KUNIT_EXPECT_NE(test, cache->generation, READ_ONCE(usercaps_generation));
+	KUNIT_EXPECT_NE(test, cache->generation, live_generation());
 	granted = usercaps_percred_fill(cred);
 	KUNIT_EXPECT_FALSE(test, granted & BIT_ULL(LIVE_CAP));
 	KUNIT_EXPECT_EQ(test, cache->granted, granted);
-	KUNIT_EXPECT_EQ(test, cache->generation, READ_ONCE(usercaps_generation));
+	KUNIT_EXPECT_EQ(test, cache->generation, live_generation());
 }
 
 /*
@@ -385,7 +400,7 @@ static void usercaps_test_fill(struct kunit *test)
 static void usercaps_test_fill_leaves_busy_and_newer(struct kunit *test)
 {
 	const u64 marks[] = {
-		USERCAPS_CACHE_BUSY, READ_ONCE(usercaps_generation) + 1,
+		USERCAPS_CACHE_BUSY, live_generation() + 1,
 	};
 	struct cred *cred = live_cred(test);
 	struct usercaps_cred_cache *cache = live_cache(cred);
