@@ -34,7 +34,7 @@ run() {
 	out=$("$usercapsctl_test" "$@" 2>&1) || rc=$?
 }
 
-# run_faulty FAULTS ARGS... - run, with USERCAPS_FAULT=FAULTS (fault.c).
+# run_faulty FAULTS ARGS... - run, with USERCAPS_FAULT=FAULTS (tests/usercapsctl-fault.c).
 run_faulty() {
 	local faults=$1
 	shift
@@ -288,7 +288,7 @@ ok "$([ ! -e "$tmp/elsewhere" ]; echo $?)" "... not followed"
 rm -f "$lock"
 reset_policy
 
-# Finding 2: exit statuses that tell the truth (fault.c injects the failures).
+# Finding 2: exit statuses that tell the truth (tests/usercapsctl-fault.c injects the failures).
 run_faulty fchownat:1:fifo grant sys_nice --user nobody
 status_is 11 "a capability file that stops being one after chown: exit 11, not 0"
 contains "$out" 'sys_nice: no longer a regular file' "... says so"

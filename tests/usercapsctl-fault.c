@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * usercapsctl - fault injection for the host tests (LD_PRELOAD)
+ * usercapsctl-fault - fault injection for usercapsctl-host.t (LD_PRELOAD)
  *
  * USERCAPS_FAULT="CALL:N:ACTION[,CALL:N:ACTION...]" makes the Nth call of
  * CALL (fchmodat or fchownat) in the process do ACTION:
