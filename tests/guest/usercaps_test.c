@@ -702,6 +702,33 @@ static int flip_reader(struct flip_board *board, int cpu)
 	return 0;
 }
 
+static int flip_reader_cpu1(struct flip_board *board)
+{
+	return flip_reader(board, 1);
+}
+
+/*
+ * start_checkers - Revoke kill by mode and fork the checkers of its flips
+ * @checkers: Run in the child, which exits with its status
+ * @pid: Where to store the child's pid
+ *
+ * Return: the board shared with the child.
+ */
+static struct flip_board *start_checkers(struct __test_metadata *_metadata,
+					 int (*checkers)(struct flip_board *), pid_t *pid)
+{
+	struct flip_board *board = map_flip_board();
+
+	ASSERT_NE(NULL, board);
+	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
+	fflush(NULL);
+	*pid = fork();
+	ASSERT_LE(0, *pid);
+	if (*pid == 0)
+		_exit(checkers(board));
+	return board;
+}
+
 /*
  * A policy change is seen by the next check on another CPU: the writer
  * flips the grant of CAP_KILL on one CPU and then tells the reader, pinned
@@ -715,14 +742,7 @@ TEST_F(usercaps, flip_seen_by_next_check_on_other_cpu)
 
 	if (ncpus < 2)
 		SKIP(return, "needs 2 CPUs, the guest has %d", ncpus);
-	board = map_flip_board();
-	ASSERT_NE(NULL, board);
-	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(flip_reader(board, 1));
+	board = start_checkers(_metadata, flip_reader_cpu1, &pid);
 	ASSERT_EQ(0, pin_to_cpu(0));
 	flip_policy(_metadata, board, pid, 1, FLIPS);
 	EXPECT_EQ(0, board->wrong) {
@@ -773,14 +793,7 @@ TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
 
 	if (ncpus < RACE_THREADS)
 		SKIP(return, "needs %d CPUs, the guest has %d", RACE_THREADS, ncpus);
-	board = map_flip_board();
-	ASSERT_NE(NULL, board);
-	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(race_threads(board));
+	board = start_checkers(_metadata, race_threads, &pid);
 	flip_policy(_metadata, board, pid, RACE_THREADS, RACE_FLIPS);
 	EXPECT_EQ(0, board->wrong) {
 		TH_LOG("%d of %d checks racing the first fill after a change gave the old answer",
