@@ -12,9 +12,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # capbench and exit0, built as bench/run builds them.
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o "$tmp/capbench" bench/capbench.c ||
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o "$tmp/capbench" bench/guest/programs/capbench.c ||
 	bail_out "capbench does not build"
-gcc -O2 -static -nostdlib -Wall -Wextra -Werror -o "$tmp/exit0" bench/exit0.c ||
+gcc -O2 -static -nostdlib -Wall -Wextra -Werror -o "$tmp/exit0" bench/guest/programs/exit0.c ||
 	bail_out "exit0 does not build"
 rc=0
 "$tmp/exit0" || rc=$?

@@ -1,4 +1,4 @@
-# bench/offpath.gp - what usercaps costs off the capable() path: each
+# bench/gnuplot/offpath.gp - what usercaps costs off the capable() path: each
 # credential churn workload and the boot, as % above commoncap on the same
 # LSM stack (run by bench/plot, which sets: dir, csv, mode, outbase, what,
 # series: "CONFIG@STACK ...", workloads).

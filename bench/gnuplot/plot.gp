@@ -1,4 +1,4 @@
-# bench/plot.gp - the plots of one mode of a summary.csv (run by bench/plot,
+# bench/gnuplot/plot.gp - the plots of one mode of a summary.csv (run by bench/plot,
 # which sets: dir, csv, mode, outbase, what, configs, workloads,
 # ratio_configs).
 #

@@ -1,4 +1,4 @@
-# bench/palette.gp - one colour per configuration, the same in every plot
+# bench/gnuplot/palette.gp - one colour per configuration, the same in every plot
 # (loaded by the other bench/*.gp).
 all_configs = "commoncap-allowed commoncap-denied commoncap-root " . \
 	"naive-grant naive-deny naive-root cached-grant cached-deny cached-root " . \

@@ -1,4 +1,4 @@
-# bench/plot-profile.gp - the bpftrace plots of bench/guest-profile's data
+# bench/gnuplot/plot-profile.gp - the bpftrace plots of bench/guest/profile's data
 # (run by bench/plot, which sets: dir, hist, count, outbase, title_suffix).
 #
 #   hist          capable-hist.dat: config workload lo_ns hi_ns count

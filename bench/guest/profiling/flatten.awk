@@ -1,4 +1,4 @@
-# bench/profile/flatten.awk - bpftrace's text output of maps, one record a
+# bench/guest/profiling/flatten.awk - bpftrace's text output of maps, one record a
 # line, tab-separated, for report.awk:
 #   MAP KEY... VALUE          a count (a kernel stack key: its frames without
 #                             offsets, innermost first, joined by " < ")

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# bench/guest-lib.sh - sourced by bench/guest-run and bench/guest-profile:
+# bench/guest/lib.sh - sourced by bench/guest/measure and bench/guest/profile:
 # the benchmark's configurations (users, policy and capabilities), so that
 # what perf and bpftrace profile is what capbench measured. Uses the
 # caller's fail().

@@ -1,4 +1,4 @@
-# bench/profile/report.awk - readable reports and machine-readable counts of
+# bench/guest/profiling/report.awk - readable reports and machine-readable counts of
 # the capable() checks that flatten.awk made of a capable-*.bt session, in
 # one pass (under TCG every process costs).
 #

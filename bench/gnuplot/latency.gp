@@ -1,4 +1,4 @@
-# bench/latency.gp - per-call latency percentiles of each workload (run by
+# bench/gnuplot/latency.gp - per-call latency percentiles of each workload (run by
 # bench/plot, which sets: dir, csv (a cdf.csv), outbase, what, configs,
 # workloads).
 #

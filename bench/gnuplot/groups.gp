@@ -1,4 +1,4 @@
-# bench/groups.gp - kill's ns/op against the number of supplementary groups
+# bench/gnuplot/groups.gp - kill's ns/op against the number of supplementary groups
 # (run by bench/plot, which sets: dir, csv, outbase, what, configs).
 set datafile separator ','
 set datafile commentschars '#'
