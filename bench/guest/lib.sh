@@ -5,7 +5,7 @@
 # caller's fail().
 
 readonly policy_dir=/sys/kernel/security/usercaps
-readonly bench_uid=1000 bench_gid=1000 grant_gid=2000 target_uid=1001 alt_id=1002
+readonly bench_uid=1000 bench_gid=1000 grant_gid=2000 other_gid=2001 target_uid=1001 alt_id=1002
 
 # kernel_configs KERNEL - print KERNEL's configurations, after checking that
 # the guest was booted as KERNEL says.
@@ -13,11 +13,14 @@ kernel_configs() {
 	local lsms active
 	lsms=$(cat /sys/kernel/security/lsm)
 	case "$1" in
-	commoncap)
+	stock|commoncap)
 		case ",$lsms," in
-		*,usercaps,*) fail "kernel commoncap, but usercaps is active (lsm: $lsms): check the boot's lsm=" ;;
+		*,usercaps,*) fail "kernel $1, but usercaps is active (lsm: $lsms): check the boot's lsm=" ;;
 		esac
-		echo "commoncap-allowed commoncap-denied commoncap-root" ;;
+		if [ "$1" = stock ] && [ -d "$policy_dir" ]; then
+			fail "kernel stock, but usercaps is built in ($policy_dir exists): boot the kernel built without the series ('make kernel-stock')"
+		fi
+		echo "$1-allowed $1-denied $1-root" ;;
 	naive|cached|percred)
 		[ -d "$policy_dir" ] || fail "usercaps is not in this kernel: no $policy_dir (lsm: $lsms)." \
 			"Build a kernel with CONFIG_SECURITY_USERCAPS=y ('make kernel')."
@@ -28,16 +31,26 @@ kernel_configs() {
 		active=$(grep -o '\[[a-z]*\]' "$policy_dir/mode" | tr -d '[]') ||
 			fail "cannot read usercaps' mode from $policy_dir/mode"
 		[ "$active" = "$1" ] || fail "usercaps runs in mode '$active', not '$1'"
-		echo "$1-grant $1-deny $1-root" ;;
+		echo "$1-grant $1-deny $1-deny-group $1-deny-owner $1-root" ;;
 	*) fail "unknown KERNEL '$1' (see --help)" ;;
 	esac
+}
+
+# check_lsm LIST - fail unless the LSMs this kernel runs, in order, are LIST
+# (what the boot's lsm= asked for): a benchmark of another stack than the
+# one named is worse than none.
+check_lsm() {
+	local lsms
+	lsms=$(cat /sys/kernel/security/lsm)
+	[ "$lsms" = "$1" ] ||
+		fail "this kernel runs the LSMs '$lsms', not '$1' as asked: check the kernel's config (CONFIG_BPF_LSM...) and the boot's lsm="
 }
 
 # deny_config KERNEL - the configuration in which the benchmark's user holds
 # no capability.
 deny_config() {
 	case "$1" in
-	commoncap) echo commoncap-denied ;;
+	stock|commoncap) echo "$1-denied" ;;
 	*) echo "$1-deny" ;;
 	esac
 }
@@ -51,13 +64,18 @@ start_target() {
 	trap 'kill "$target" 2>/dev/null || true' EXIT
 }
 
-# set_policy CAP grant|default - set the capability file's owner, group and
-# mode, and check that the LSM reads back what was set.
+# set_policy CAP grant|deny-group|deny-owner|default - set the capability
+# file's owner, group and mode, and check that the LSM reads back what was
+# set. grant: to the benchmark's user's group; deny-group: to a group the
+# user is not in; deny-owner: to the file's owner, another user; default:
+# to root alone.
 set_policy() {
 	local file=$policy_dir/$1 want
 	[ -e "$file" ] || fail "no capability file $file"
 	case "$2" in
 	grant) chown "0:$grant_gid" "$file"; chmod 0110 "$file"; want="0:$grant_gid:110" ;;
+	deny-group) chown "0:$other_gid" "$file"; chmod 0110 "$file"; want="0:$other_gid:110" ;;
+	deny-owner) chown "$target_uid:0" "$file"; chmod 0100 "$file"; want="$target_uid:0:100" ;;
 	default) chown 0:0 "$file"; chmod 0100 "$file"; want="0:0:100" ;;
 	esac
 	[ "$(stat -c '%u:%g:%a' "$file")" = "$want" ] ||
@@ -78,18 +96,21 @@ config_enter() {
 	as_user=()
 	case "$1" in
 	*-root) expect=allow effective=yes ;;
-	commoncap-allowed)
+	*-allowed)
 		expect=allow effective=yes
 		as_user=("${user[@]}")
 		[ "$2" = - ] || as_user+=(--inh-caps="+$2" --ambient-caps="+$2") ;;
 	*-grant) expect=allow effective=no as_user=("${user[@]}" --inh-caps=-all) ;;
-	*-denied|*-deny) expect=deny effective=no as_user=("${user[@]}" --inh-caps=-all) ;;
+	*-denied|*-deny|*-deny-group|*-deny-owner)
+		expect=deny effective=no as_user=("${user[@]}" --inh-caps=-all) ;;
 	*) fail "unknown configuration '$1'" ;;
 	esac
 	[ "$2" != - ] || effective=
 	case "$1" in
-	commoncap-*) ;;
+	stock-*|commoncap-*) ;;
 	*-grant) [ "$2" = - ] || set_policy "$2" grant ;;
+	*-deny-group) [ "$2" = - ] || set_policy "$2" deny-group ;;
+	*-deny-owner) [ "$2" = - ] || set_policy "$2" deny-owner ;;
 	*) [ "$2" = - ] || set_policy "$2" default ;;
 	esac
 }
@@ -97,6 +118,6 @@ config_enter() {
 # config_leave CONFIG CAP - put back the default policy after config_enter.
 config_leave() {
 	case "$1" in
-	*-grant) [ "$2" = - ] || set_policy "$2" default ;;
+	*-grant|*-deny-group|*-deny-owner) [ "$2" = - ] || set_policy "$2" default ;;
 	esac
 }

@@ -444,6 +444,19 @@ static void write_cdf(FILE *f, const char *workload, const char *config, unsigne
 			percentile(sorted, n, tail[i]));
 }
 
+/*
+ * calls_for() - how many calls make a repeat last @min_ns, from @warmup
+ * calls that took @warm_ns, with a tenth to spare (the warmup runs cold);
+ * never fewer than @at_least.
+ */
+static unsigned long calls_for(int64_t min_ns, unsigned long warmup, int64_t warm_ns,
+			       unsigned long at_least)
+{
+	double calls = 1.1 * (double)min_ns * warmup / (warm_ns > 0 ? warm_ns : 1);
+
+	return calls > at_least ? (unsigned long)calls + 1 : at_least;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -462,6 +475,8 @@ static void usage(FILE *f)
 		"                      workload makes N/50)\n"
 		"  -r, --repeat N      repeats (default 3; 0: only --latency)\n"
 		"  -w, --warmup N      untimed calls first (default: iterations / 10)\n"
+		"  -T, --min-time MS   make each repeat last at least MS ms (0: off; the warmup,\n"
+		"                      timed, says how many calls that takes; at least -n)\n"
 		"  -e, --expect WHAT   allow: every call must succeed; deny: every call must fail\n"
 		"                      with the workload's errno (default allow)\n"
 		"      --effective Y   yes/no: the workload's capability must / must not be in\n"
@@ -488,6 +503,7 @@ int main(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
+		{ "min-time", required_argument, NULL, 'T' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "effective", required_argument, NULL, 'E' },
 		{ "config", required_argument, NULL, 'c' },
@@ -503,19 +519,20 @@ int main(int argc, char **argv)
 	unsigned long iterations = 100000, repeats = 3, warmup = ULONG_MAX;
 	enum expect expect = EXPECT_ALLOW;
 	const char *config = "-", *effective = NULL, *cdf_path = NULL;
-	unsigned long calls = 0;
+	unsigned long calls = 0, min_ms = 0;
 	bool simple = false;
 	const struct workload *w;
-	int64_t *samples = NULL;
+	int64_t *samples = NULL, warm_start;
 	FILE *cdf = NULL;
 	uint64_t eff;
 	int opt, want;
 
-	while ((opt = getopt_long(argc, argv, "n:r:w:e:c:t:l:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:r:w:T:e:c:t:l:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'n': iterations = parse_count("--iterations", optarg, 1); break;
 		case 'r': repeats = parse_count("--repeat", optarg, 0); break;
 		case 'w': warmup = parse_count("--warmup", optarg, 0); break;
+		case 'T': min_ms = parse_count("--min-time", optarg, 0); break;
 		case 't': kill_target = parse_count("--target", optarg, 1); break;
 		case 'c': config = optarg; break;
 		case 'l': calls = parse_count("--latency", optarg, 1); break;
@@ -564,6 +581,8 @@ int main(int argc, char **argv)
 		iterations = (iterations + HEAVY_DIVISOR - 1) / HEAVY_DIVISOR;
 	if (warmup == ULONG_MAX)
 		warmup = iterations / 10;
+	if (min_ms && !warmup)
+		die("--min-time needs a warmup to time (--warmup 0, or -n below 10)");
 	if (!exec_path)
 		exec_path = beside_self("exit0");
 
@@ -599,12 +618,15 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	want = wanted(w, expect);
+	warm_start = now_ns();
 	for (unsigned long i = 0; i < warmup; i++) {
 		int rc = w->run();
 
 		if (rc != want)
 			surprise(w, want, rc, i);
 	}
+	if (min_ms)
+		iterations = calls_for(min_ms * 1000000, warmup, now_ns() - warm_start, iterations);
 
 	for (unsigned int rep = 1; rep <= repeats; rep++) {
 		int64_t start = now_ns(), total;
