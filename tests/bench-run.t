@@ -24,5 +24,14 @@ ok "$([ -f "$csv" ] && grep -q '^getppid,commoncap-allowed,icount,' "$csv"; echo
 	"the run's summary has the getppid row, in the clone's results/"
 ok "$(ls "$clone"/results/*/raw/icount-run1-commoncap/nsop.dat >/dev/null 2>&1; echo $?)" \
 	"the guest wrote its raw data into the run directory"
+# Every boot checks the LSMs it runs against lsm=: a guest asked for a stack
+# it does not run fails before it measures anything.
+rc=0
+out=$(vm/run --accel icount --timeout 300 --append "lsm=capability,yama" -- \
+	bench/guest/measure --out /tmp --capbench "$clone/bench/.build/capbench" --workloads getppid \
+	--lsm capability,landlock,yama commoncap 2>&1 </dev/null) || rc=$?
+ok "$([ "$rc" != 0 ]; echo $?)" "bench/guest/measure fails when the kernel runs other LSMs than asked"
+contains "$out" "runs the LSMs 'capability,yama', not 'capability,landlock,yama' as asked" \
+	"... and says which it runs"
 plan "$tap_count"
 [ "$tap_failed" = 0 ]
