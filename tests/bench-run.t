@@ -24,6 +24,16 @@ ok "$([ -f "$csv" ] && grep -q '^getppid,commoncap-allowed,icount,' "$csv"; echo
 	"the run's summary has the getppid row, in the clone's results/"
 ok "$(ls "$clone"/results/*/raw/icount-run1-commoncap/nsop.dat >/dev/null 2>&1; echo $?)" \
 	"the guest wrote its raw data into the run directory"
+# Wall-clock capable() rounds without KVM (here forced with --accel-wall
+# tcg) are skipped, and both the console and the summary say why.
+rc=0
+out=$(bench/run --mode wall --accel-wall tcg --kernels commoncap --results "$top/wall" 2>&1 </dev/null) || rc=$?
+is "$rc" 0 "bench/run --mode wall under TCG runs (nothing, for commoncap alone)"
+contains "$out" "the wall-clock capable\(\) rounds are skipped, TCG's wall time being no hardware's" \
+	"... and says it skipped the wall-clock rounds, and why"
+contains "$(cat "$top"/wall/summary.md 2>/dev/null)" 'Wall-clock capable\(\) rounds: \*\*skipped\*\*: no KVM' \
+	"... and so does summary.md"
+
 # Every boot checks the LSMs it runs against lsm=: a guest asked for a stack
 # it does not run fails before it measures anything.
 rc=0
