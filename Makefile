@@ -14,16 +14,17 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel test test-debug bench patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
 	@echo
 	@echo '  make deps     install the Debian packages that are missing (root)'
 	@echo '  make kernel   extract linux-source-6.1, add usercaps, build bzImage'
+	@echo '  make kernel-stock  the same kernel without usercaps, for the benchmark'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
-	@echo '  make bench    deps + kernel + benchmarks + plots (QUICK=1: a few minutes)'
+	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
@@ -37,6 +38,11 @@ deps:
 
 kernel: deps
 	@vm/build-kernel
+
+# The tarball without the usercaps series, in $(USERCAPS_CACHE)/build-stock,
+# for the benchmark to compare with.
+kernel-stock: deps
+	@USERCAPS_KERNEL=stock vm/build-kernel
 
 test: kernel
 	@prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
@@ -52,7 +58,7 @@ test-debug: deps
 
 # QUICK=1: icount only, one boot per kernel configuration (a few minutes);
 # BENCH_FLAGS: more bench/run options (bench/run --help).
-bench: kernel
+bench: kernel kernel-stock
 	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
 	@bench/plot
 
