@@ -51,7 +51,8 @@ test: kernel
 # KFENCE, lockdep, PROVE_RCU...), built in $(USERCAPS_CACHE)/build-debug;
 # vm/run fails every boot whose kernel reports a problem (status 121).
 # The record, with its figures, goes to results/debug/<run-id>/.
-DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/bench-host.t tests/bench-run.t,$(TESTS))
+DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/bench-host.t tests/bench-run.t \
+	tests/kernel-stock.t,$(TESTS))
 test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
 	@USERCAPS_KERNEL=debug PROVE_FLAGS='$(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
