@@ -14,16 +14,17 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel test test-debug bench patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
 	@echo
 	@echo '  make deps     install the Debian packages that are missing (root)'
 	@echo '  make kernel   extract linux-source-6.1, add usercaps, build bzImage'
+	@echo '  make kernel-stock  the same kernel without usercaps, for the benchmark'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
-	@echo '  make bench    deps + kernel + benchmarks + plots (QUICK=1: a few minutes)'
+	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
@@ -38,6 +39,11 @@ deps:
 kernel: deps
 	@vm/build-kernel
 
+# The tarball without the usercaps series, in $(USERCAPS_CACHE)/build-stock,
+# for the benchmark to compare with.
+kernel-stock: deps
+	@USERCAPS_KERNEL=stock vm/build-kernel
+
 test: kernel
 	@prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
 
@@ -45,14 +51,15 @@ test: kernel
 # KFENCE, lockdep, PROVE_RCU...), built in $(USERCAPS_CACHE)/build-debug;
 # vm/run fails every boot whose kernel reports a problem (status 121).
 # The record, with its figures, goes to results/debug/<run-id>/.
-DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/bench-host.t tests/bench-run.t,$(TESTS))
+DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/bench-host.t tests/bench-run.t \
+	tests/kernel-stock.t,$(TESTS))
 test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
 	@USERCAPS_KERNEL=debug PROVE_FLAGS='$(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
 
 # QUICK=1: icount only, one boot per kernel configuration (a few minutes);
 # BENCH_FLAGS: more bench/run options (bench/run --help).
-bench: kernel
+bench: kernel kernel-stock
 	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
 	@bench/plot
 

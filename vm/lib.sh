@@ -3,18 +3,23 @@
 # USERCAPS_CACHE   where the kernel tree, its build and ccache live
 #                  (default: ${XDG_CACHE_HOME:-~/.cache}/usercaps)
 # LINUX_TARBALL    the source tarball (default: the linux-source-6.1 package's)
-# USERCAPS_KERNEL  which kernel: empty for the benchmark kernel, or "debug"
-#                  (vm/config/debug/ added; its own build and logs)
+# USERCAPS_KERNEL  which kernel: empty for the benchmark kernel, "debug"
+#                  (vm/config/debug/ added; its own build and logs) or
+#                  "stock" (the tarball without usercaps, for the benchmark
+#                  to compare with; its own tree, build and logs)
 
 repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cache_dir=${USERCAPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/usercaps}
 linux_tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-src_dir=$cache_dir/linux
 kernel_variant=${USERCAPS_KERNEL:-}
+# The stock kernel's tree cannot be the one the others patch: what is kept
+# per tree (the tree, its source stamp, its lock) carries this suffix.
 case "$kernel_variant" in
-''|debug) ;;
-*) echo "USERCAPS_KERNEL is '$kernel_variant': it takes nothing or 'debug'" >&2; exit 2 ;;
+''|debug) tree_suffix= ;;
+stock) tree_suffix=-stock ;;
+*) echo "USERCAPS_KERNEL is '$kernel_variant': it takes nothing, 'debug' or 'stock'" >&2; exit 2 ;;
 esac
+src_dir=$cache_dir/linux$tree_suffix
 build_dir=$cache_dir/build${kernel_variant:+-$kernel_variant}
 log_dir=$cache_dir/logs${kernel_variant:+-$kernel_variant}
 bzimage=$build_dir/arch/x86/boot/bzImage
