@@ -1,6 +1,6 @@
 # bench/gnuplot/offpath.gp - what usercaps costs off the capable() path: each
 # credential churn workload and the boot, as % above commoncap on the same
-# LSM stack (run by bench/plot, which sets: dir, csv, mode, outbase, what,
+# LSM stack (run by bench/plot, which sets: dir, outname, csv, mode, what,
 # series: "CONFIG@STACK ...", workloads).
 set datafile separator ','
 set datafile commentschars '#'
@@ -42,7 +42,7 @@ do for [fmt in "png svg"] {
 	} else {
 		set terminal svg size 1400,700 font ",10" dynamic noenhanced
 	}
-	set output outbase . "offpath-" . mode . "." . fmt
+	set output outname . "." . fmt
 	set title "Off the capable() path: credential churn and boot, against commoncap on the same LSM stack\n" . \
 		"(stack debian: the kernel's CONFIG_LSM; bare: capability, and usercaps; boot in the grant colour)\n" . what
 	# Solid for the debian stack, hatched for the bare one.
