@@ -1,5 +1,5 @@
 # bench/gnuplot/latency.gp - per-call latency percentiles of each workload (run by
-# bench/plot, which sets: dir, csv (a cdf.csv), outbase, what, configs,
+# bench/plot, which sets: dir, outname, csv (a cdf.csv), what, configs,
 # workloads).
 #
 # x: the quantile as "nines", -log10(1 - q), so that p50, p90, p99, p99.9
@@ -25,12 +25,13 @@ do for [fmt in "png svg"] {
 	} else {
 		set terminal svg size 1500,800 font ",9" dynamic
 	}
-	set output outbase . "latency-wall." . fmt
+	set output outname . "." . fmt
 	set multiplot layout rows, cols title "per-call latency percentiles, ns (log scale)\n" . what
 	do for [w=1:nwork] {
 		set title word(workloads, w)
 		plot for [c=1:words(configs)] csv using (of(word(workloads, w), word(configs, c))):5 \
-			with lines lt config_lt(word(configs, c)) title word(configs, c)
+			with lines lt config_lt(word(configs, c)) dt config_dt(word(configs, c)) \
+			title word(configs, c)
 	}
 	unset multiplot
 }

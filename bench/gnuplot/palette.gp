@@ -1,11 +1,24 @@
-# bench/gnuplot/palette.gp - one colour per configuration, the same in every plot
-# (loaded by the other bench/*.gp).
-all_configs = "commoncap-allowed commoncap-denied commoncap-root " . \
-	"naive-grant naive-deny naive-root cached-grant cached-deny cached-root " . \
-	"percred-grant percred-deny percred-root"
-array colours[12] = ["#7f7f7f", "#bdbdbd", "#393b79", \
-	"#ff7f0e", "#ffbb78", "#8c564b", "#1f77b4", "#aec7e8", "#17becf", \
-	"#2ca02c", "#98df8a", "#bcbd22"]
-do for [i=1:12] { set linetype i lc rgb colours[i] lw 1.5 pt 7 ps 0.8 }
+# bench/gnuplot/palette.gp - one colour per kernel, the same in every plot, dark
+# for what is granted and light for what is refused (loaded by the other
+# bench/gnuplot/*.gp).
+kernels = "stock commoncap naive cached percred"
+array dark[5] = ["#252525", "#7f7f7f", "#ff7f0e", "#1f77b4", "#2ca02c"]
+array light[5] = ["#969696", "#c7c7c7", "#ffbb78", "#aec7e8", "#98df8a"]
+# Line types 1-5: the kernels' dark colours; 6-10: their light ones;
+# 11: anything else.
+do for [i=1:5] {
+	set linetype i lc rgb dark[i] lw 1.5 pt 7 ps 0.8
+	set linetype i + 5 lc rgb light[i] lw 1.5 pt 7 ps 0.8
+}
+set linetype 11 lc rgb "black" lw 1.5 pt 7 ps 0.8
 index_of(list, s) = sum [i=1:words(list)] (word(list, i) eq s ? i : 0)
-config_lt(c) = index_of(all_configs, c) > 0 ? index_of(all_configs, c) : 12
+# A configuration is KERNEL-CASE (percred-deny-group, commoncap-allowed).
+config_kernel(c) = c[1:strstrt(c . "-", "-") - 1]
+config_case(c) = c[strstrt(c . "-", "-") + 1:]
+kernel_lt(k) = index_of(kernels, k) > 0 ? index_of(kernels, k) : 11
+config_lt(c) = kernel_lt(config_kernel(c)) + \
+	(kernel_lt(config_kernel(c)) < 11 && config_case(c)[1:3] eq "den" ? 5 : 0)
+# Dashes tell apart the cases that share a colour: grant, allowed, deny
+# and denied solid, deny-group dashed, deny-owner dotted, root dash-dotted.
+config_dt(c) = config_case(c) eq "deny-group" ? 2 : config_case(c) eq "deny-owner" ? 3 : \
+	config_case(c) eq "root" ? 4 : 1

@@ -1,0 +1,125 @@
+# bench/gnuplot/cases.gp - what each kernel adds to a capable workload, by case:
+# one panel per workload, a group of bars per case, a bar per kernel, its
+# value written on it (run by bench/plot, which sets: dir, data, outname,
+# what, heading, whiskers, noise, ylabel, label_format, workloads, panel_titles, drawn_kernels,
+# goals).
+#
+#   data           "WORKLOAD KERNEL CASE VALUE LOW HIGH [NOISE]" rows
+#   noise          1: draw VALUE +- NOISE as a grey box, 0: no NOISE column
+#   whiskers       what the whiskers from LOW to HIGH and the grey boxes
+#                  are
+#   panel_titles   one quoted title per word of workloads
+#   drawn_kernels  the kernels of data, in the order of their bars
+#   goals          "KERNEL CASE LIMIT ...": a short line over that bar,
+#                  or over every usercaps mode's when KERNEL is usercaps,
+#                  in every panel (none: ''). The axis then stops at 2.5
+#                  times the largest, and the bars above it are cut.
+load dir . 'palette.gp'
+
+cases = "grant deny deny-group deny-owner root"
+nk = words(drawn_kernels)
+nwork = words(workloads)
+# commoncap's allowed and denied stand with usercaps' grant and deny.
+case_slot(c) = c eq "allowed" ? 1 : c eq "denied" ? 2 : index_of(cases, c)
+xpos(k, c) = (case_slot(c) - 1) * (nk + 1) + index_of(drawn_kernels, k)
+# A value's label goes past its whisker and its grey box.
+top(dummy) = noise eq "1" && $4 + $7 > $6 ? $4 + $7 : $6
+bottom(dummy) = noise eq "1" && $4 - $7 < $5 ? $4 - $7 : $5
+of_panel(w, k) = strcol(1) eq w && strcol(2) eq k ? xpos(k, strcol(3)) : NaN
+
+with_commoncap = index_of(drawn_kernels, "commoncap") > 0
+case_label(i) = !with_commoncap || i > 2 ? word(cases, i) : \
+	word(cases, i) . (i == 1 ? "\n(allowed)" : "\n(denied)")
+set xtics () nomirror scale 0
+do for [i=1:words(cases)] {
+	set xtics add (case_label(i) (i - 1) * (nk + 1) + (nk + 1) / 2.0)
+}
+# Room on the left for the first bar's goal label.
+set xrange [-0.6:words(cases) * (nk + 1) - 0.2]
+set grid ytics
+set xzeroaxis lt -1
+set style fill solid 0.85 border -1
+set boxwidth 0.8
+set autoscale yfix
+set offsets 0, 0, graph 0.12, graph 0.04
+set ylabel ylabel
+
+# The goals as "FROM TO LIMIT" lines over the bars' positions.
+modes = ""
+do for [k in "naive cached percred"] {
+	if (index_of(drawn_kernels, k) > 0) { modes = modes . " " . k }
+}
+$goal_lines << EOD
+EOD
+set print $goal_lines append
+do for [i=1:words(goals):3] {
+	k = word(goals, i)
+	c = word(goals, i + 1)
+	if (k eq "usercaps" && words(modes) > 0) {
+		print xpos(word(modes, 1), c) - 0.5, xpos(word(modes, words(modes)), c) + 0.5, word(goals, i + 2)
+	}
+	if (index_of(drawn_kernels, k) > 0) {
+		print xpos(k, c) - 0.5, xpos(k, c) + 0.5, word(goals, i + 2)
+	}
+}
+unset print
+# The plot elements of the goals and of the grey boxes, as macros: none
+# when there are none, and no warning of an empty plot.
+goal_marks = ""
+noise_boxes = ""
+if (noise eq "1") {
+	noise_boxes = 'data using (of_panel(workload, strcol(2))):4:(0.3):7 with boxxyerror ' . \
+		'fillcolor rgb "#80000000" fillstyle transparent solid 0.35 noborder notitle,'
+}
+cut = 1e308
+if (|$goal_lines| > 0) {
+	goal_marks = ', $goal_lines using 1:3:($2 - $1):(0) with vectors nohead lc rgb "red" lw 2 title "goal", ' . \
+		'$goal_lines using 1:3:(sprintf($3 == 0 ? "%g" : "≤ %g", $3)) with labels right offset -0.2, 0 boxed ' . \
+		'tc rgb "red" font ",8" notitle'
+
+	stats $goal_lines using 3 nooutput
+	cut = 2.5 * STATS_max
+	set yrange [*:cut]
+	set offsets 0, 0, 0, graph 0.04
+	whiskers = whiskers . sprintf("; bars above %g are cut, their value written in them", cut)
+}
+set style textbox opaque noborder margins 1, 1
+
+# Panels of 800 x 480 pixels, 80 apart, 110 more on top for the heading and
+# 80 at the bottom for the key.
+rows = nwork > 2 ? 2 : 1
+cols = (nwork + rows - 1) / rows
+width = cols > 1 ? 800 * cols : 1200
+height = 480 * rows + 190 + (rows - 1) * 80
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size width, height font ",10"
+	} else {
+		set terminal svg size width, height font ",10" dynamic
+	}
+	set output outname . "." . fmt
+	set multiplot layout rows, cols margins 60.0 / width, 0.99, 80.0 / height, 1 - 110.0 / height \
+		spacing 70.0 / width, 80.0 / height title heading . "\n" . whiskers . "\n" . what
+	do for [w=1:nwork] {
+		set title word(panel_titles, w)
+		if (w == 1) {
+			set key at screen 0.5, screen 0.005 center bottom horizontal box width 2
+		} else {
+			unset key
+		}
+		workload = word(workloads, w)
+		plot for [k=1:nk] data using (of_panel(workload, word(drawn_kernels, k))):4 \
+			with boxes lt kernel_lt(word(drawn_kernels, k)) title word(drawn_kernels, k), \
+			@noise_boxes \
+			data using (of_panel(workload, strcol(2))):5:(0):($6 - $5) \
+			with vectors heads size 0.1, 90 lc rgb "black" notitle, \
+			data using (of_panel(workload, strcol(2))):($4 >= 0 && $6 < cut ? top(4) : NaN):(sprintf(label_format, $4)) \
+			with labels offset 0, 0.6 font ",8" notitle, \
+			data using (of_panel(workload, strcol(2))):($6 >= cut ? cut : NaN):(sprintf(label_format, $4)) \
+			with labels rotate by 90 right offset 0, -0.5 font ",8" notitle, \
+			data using (of_panel(workload, strcol(2))):($4 < 0 ? bottom(0) : NaN):(sprintf(label_format, $4)) \
+			with labels offset 0, -0.6 font ",8" notitle \
+			@goal_marks
+	}
+	unset multiplot
+}
