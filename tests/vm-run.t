@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 21
+plan 23
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
@@ -81,3 +81,11 @@ contains "$err" 'timeout' "the timeout is named"
 rc=0
 run_vm out err --append init=/bin/true -- true || rc=$?
 is "$rc" 122 "a guest that never reaches the command gives status 122"
+
+# --which-accel answers what --accel auto would use, and boots nothing else.
+rc=0
+out=$(vm/run --which-accel 2>&1 </dev/null) || rc=$?
+ok "$([ "$rc" = 0 ] && { [ "$out" = kvm ] || [ "$out" = tcg ]; }; echo $?)" \
+	"vm/run --which-accel prints kvm or tcg ($out)"
+is "$([ -w /dev/kvm ] || echo tcg)" "$([ -w /dev/kvm ] || echo "$out")" \
+	"... tcg without a writable /dev/kvm"
