@@ -96,7 +96,8 @@ debian fork-exec commoncap-allowed 2 2 1000000 500000.0
 debian setgroups-1 commoncap-allowed 1 10 16000 1600.0
 DAT
 # One capability check per kill: the per-check figures are percred's ns
-# above commoncap's, 16.0 granted and 4.0 refused.
+# above commoncap's, 15.0 granted (the fewest of its repeats, 1015.0 and
+# 1017.0) and 4.0 refused.
 cat >"$run_dir/raw/icount-run1-commoncap/checks.dat" <<'DAT'
 # workload config calls checks_n checks_2n checks_per_call
 kill commoncap-allowed 1000 1002 2002 1.000
@@ -169,7 +170,7 @@ if command -v gnuplot >/dev/null; then
 		"offpath-icount.png offpath-icount.svg per-check-icount.png per-check-icount.svg" \
 		"... per-check-icount and offpath-icount, as PNG and SVG, and nothing else"
 	svg=$(cat "$tmp/plots/per-check-icount.svg")
-	contains "$svg" '>16\.0<' "per-check-icount: percred's grant adds 16.0 instructions per check"
+	contains "$svg" '>15\.0<' "per-check-icount: percred's grant adds 15.0 instructions per check (its fewest)"
 	contains "$svg" '>4\.0<' "... and its refusal 4.0"
 	contains "$svg" '>≤ 10<' "... and the goals (percred grant ≤ 10)"
 	contains "$svg" 'against commoncap \(usercaps built in but not in lsm=' \
