@@ -299,13 +299,23 @@ static const struct hostile_case refused_cases[] = {
 	{ { OP_MKNOD, NEW_NAME, .mode = S_IFIFO | 0666 }, { EPERM, EACCES, EPERM, EACCES } },
 	{ { OP_MKDIR, NEW_NAME, .mode = 0777 }, { EPERM, EACCES, EPERM, EACCES } },
 	{ { OP_SYMLINK, NEW_NAME, KILL_PATH }, { EPERM, EACCES, EPERM, EACCES } },
+	/*
+	 * With the bpf LSM in the stack, as in Debian's kernel, 6.1's
+	 * security_inode_setxattr() and security_inode_removexattr() take
+	 * bpf's default 0 for an LSM's answer and skip commoncap's check of
+	 * a security.* name: securityfs, which has no xattr handler, then
+	 * refuses everyone with EOPNOTSUPP. security.capability's setxattr
+	 * still meets cap_convert_nscap() first.
+	 */
 	{ { OP_SETXATTR, KILL_PATH, "security.capability" }, { EOPNOTSUPP, EPERM, EOPNOTSUPP, EPERM } },
-	{ { OP_SETXATTR, KILL_PATH, "security.usercaps" }, { EOPNOTSUPP, EPERM, EPERM, EPERM } },
+	{ { OP_SETXATTR, KILL_PATH, "security.usercaps" },
+	  { EOPNOTSUPP, EOPNOTSUPP, EOPNOTSUPP, EOPNOTSUPP } },
 	{ { OP_SETXATTR, KILL_PATH, "user.usercaps" }, { EOPNOTSUPP, EACCES, EOPNOTSUPP, EACCES } },
 	{ { OP_SETXATTR, KILL_PATH, "trusted.usercaps" }, { EOPNOTSUPP, EPERM, EPERM, EPERM } },
 	{ { OP_SETXATTR, KILL_PATH, "system.posix_acl_access" },
 	  { EOPNOTSUPP, EOPNOTSUPP, EOPNOTSUPP, EOPNOTSUPP } },
-	{ { OP_REMOVEXATTR, KILL_PATH, "security.capability" }, { EOPNOTSUPP, EPERM, EOPNOTSUPP, EPERM } },
+	{ { OP_REMOVEXATTR, KILL_PATH, "security.capability" },
+	  { EOPNOTSUPP, EOPNOTSUPP, EOPNOTSUPP, EOPNOTSUPP } },
 };
 
 struct identity {
