@@ -14,7 +14,7 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel kernel-stock test test-debug bench patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench bench-ab patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
@@ -25,6 +25,7 @@ help:
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
 	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
+	@echo '  make bench-ab A=REV B=REV  build both revisions, compare per call and per check'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
@@ -32,6 +33,7 @@ help:
 	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
 	@echo '  TESTS="tests/x.t ..." runs only those suites'
 	@echo '  BENCH_FLAGS="--runs 7 ..." passes options to bench/run'
+	@echo '  AB_FLAGS="--kernels ..." passes options to bench/ab (REV may be WORKTREE)'
 
 deps:
 	@vm/deps
@@ -62,6 +64,11 @@ test-debug: deps
 bench: kernel kernel-stock
 	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
 	@bench/plot
+
+# A/B of two revisions (or WORKTREE), each built in its own root under
+# $(USERCAPS_CACHE)/ab/; bench/ab builds the stock reference if missing.
+bench-ab: deps
+	@bench/ab $(AB_FLAGS) -- '$(A)' '$(B)'
 
 patches:
 	@vm/export-series

@@ -1,0 +1,161 @@
+#!/bin/bash
+# bench/ab's driver, no kernel built: its options and refusals (unknown
+# revision, a harness changed in the working tree, a kernel root in use,
+# bad options) in a throwaway copy of this repository, through --plan;
+# and bench/ab-table on made-up runs, where A against itself gives 0.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+
+tmp=$(mktemp -d)
+holder=
+trap '[ -z "$holder" ] || kill "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# A repository of the working tree's files that bench/ab reads, committed,
+# so that the copy can be made dirty and its history grown at will.
+repo=$tmp/repo
+mkdir -p "$repo"
+git ls-files -co --exclude-standard -- Makefile README.md bench usercaps vm | tar -cf - -T - | tar -xf - -C "$repo"
+g() {
+	git -C "$repo" -c user.name=test -c user.email=test@localhost "$@"
+}
+g init -q
+g add -A
+g commit -q -m base
+export USERCAPS_CACHE=$tmp/cache
+# No kernel is built here: a refusal that let a run through fails at once.
+export LINUX_TARBALL=$tmp/no-tarball
+
+# ab ARGS... - the copy's bench/ab: output in $out, status in $rc.
+ab() {
+	rc=0
+	out=$(timeout 60 "$repo/bench/ab" "$@" 2>&1) || rc=$?
+}
+# kernel_of SIDE - the kernel id --plan printed for SIDE.
+kernel_of() {
+	echo "$out" | sed -n "s/^# bench\/ab: $1=.*, kernel \([0-9a-f]*\) in .*/\1/p"
+}
+nothing_made() { # DESCRIPTION
+	is "$(ls "$USERCAPS_CACHE/ab" 2>/dev/null; ls "$repo/results" 2>/dev/null)" "" "$1"
+}
+
+ab --help
+is "$rc" 0 "--help exits 0"
+contains "$out" '^Usage: bench/ab \[options\] A B' "--help shows the usage"
+contains "$out" 'WORKTREE' "... and names the working tree as a side"
+
+ab --frobnicate HEAD HEAD
+is "$rc" 2 "a bad option exits 2"
+is "$out" "bench/ab: unknown option '--frobnicate' (see --help)" "... with a one-line error"
+ab --min-time soon HEAD HEAD
+is "$out" "bench/ab: --min-time takes milliseconds, not 'soon' (see --help)" "a bad --min-time is refused"
+ab --repeat 0 HEAD HEAD
+contains "$out" "^bench/ab: --repeat takes a number, not '0'" "--repeat 0 is refused"
+ab HEAD
+is "$out" "bench/ab: takes two revisions, A and B, not 1 (see --help)" "one revision is refused"
+ab "" HEAD
+is "$rc" 2 "an empty revision (make bench-ab without A=) is refused"
+
+ab --plan HEAD no-such-rev
+is "$rc" 1 "an unknown revision exits 1"
+is "$out" "bench/ab: unknown revision 'no-such-rev'" "... with a one-line error naming it"
+nothing_made "... having made nothing"
+
+ab --plan HEAD HEAD
+is "$rc" 0 "--plan HEAD HEAD"
+is "$(kernel_of A)" "$(kernel_of B)" "A = B: one kernel, built once"
+contains "$out" "kernel [0-9a-f]{12} in $USERCAPS_CACHE/ab/[0-9a-f]{12} \(to build\)" \
+	"... in a root of its own under \$USERCAPS_CACHE/ab/, not built yet"
+base=$(kernel_of A)
+
+# The kernel id is what the kernel is built from: usercaps/ and vm/config/.
+echo "a README change" >>"$repo/README.md"
+g commit -q -a -m readme
+ab --plan HEAD~1 HEAD
+is "$(kernel_of A) $(kernel_of B)" "$base $base" "a commit that changes no kernel source builds the same kernel"
+echo "# a comment" >>"$repo/vm/config/guest.config"
+g commit -q -a -m config
+ab --plan HEAD~1 HEAD
+[ "$(kernel_of B)" != "$base" ] && [ -n "$(kernel_of B)" ]
+ok $? "a commit that changes vm/config/ builds another"
+
+# The harness is this checkout's for both sides.
+echo "# changed" >>"$repo/bench/run"
+ab --plan HEAD~1 HEAD
+is "$rc" 1 "a changed harness (bench/run) is refused"
+is "$out" "bench/ab: the working tree changes the harness (bench/run): commit or stash it, or name WORKTREE as a side" \
+	"... with a one-line error naming the file"
+ab --plan HEAD WORKTREE
+is "$rc" 0 "... and accepted when the working tree is a side"
+contains "$out" "^# bench/ab: harness $(echo "$out" | sed -n 's/^# bench\/ab: B=WORKTREE: commit \([0-9a-f]*\),.*/\1/p') \(the working tree's snapshot\)" \
+	"... whose snapshot names the harness"
+is "$(kernel_of B)" "$(kernel_of A)" "... a harness change builds no other kernel"
+g checkout -q -- bench/run
+
+touch "$repo/usercaps/untracked.c"
+ab --plan HEAD HEAD
+is "$rc" 0 "a change to usercaps/ alone is no harness change"
+ab --plan HEAD WORKTREE
+first=$out
+[ "$(kernel_of B)" != "$(kernel_of A)" ]
+ok $? "WORKTREE builds the working tree's usercaps/, untracked files included"
+ab --plan HEAD WORKTREE
+is "$out" "$first" "the same working tree is the same snapshot and kernel"
+rm "$repo/usercaps/untracked.c"
+
+# A kernel root in use by another bench/ab: refused at once.
+ab --plan HEAD HEAD
+root=$USERCAPS_CACHE/ab/$(kernel_of A)
+# The holder is the sleep itself, so that killing it frees the lock.
+(exec 8>"$root/ab.lock" && flock 8 && exec sleep 60) >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 50); do
+	flock -n "$root/ab.lock" true || break
+	sleep 0.1
+done
+ab --plan HEAD HEAD
+is "$rc" 1 "a kernel root another bench/ab holds is refused"
+is "$out" "bench/ab: $root is in use by another bench/ab: wait for it to end" "... with a one-line error"
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+holder=
+ab --plan HEAD HEAD
+is "$rc" 0 "... and free again once it ends"
+
+# bench/ab-table on made-up runs: RUN A B C - summary.csv and checks.csv
+# with kill's percred-grant at A ns/op and B added per check, and ioprio's
+# at C ns/op, 2 checks a call.
+run() {
+	mkdir -p "$tmp/$1"
+	cat >"$tmp/$1/summary.csv" <<CSV
+# made up
+workload,config,mode,accel,runs,samples,ns_per_op_min,ns_per_op_median,ns_per_op_max,spread_pct,reference,ratio,overhead_ns,variant,ratio_min,ratio_max
+kill,stock-allowed,icount,icount,1,3,1000.0,1000.0,1001.0,0.1,stock-allowed,1.000,0.0,-,1.000,1.000
+kill,percred-grant,icount,icount,1,3,$2,$2,1030.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
+ioprio,percred-grant,icount,icount,1,3,$4,$4,700.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
+kill,percred-grant,wall,tcg,1,3,5.0,5.0,5.0,0.1,stock-allowed,1.0,0.0,-,1.0,1.0
+CSV
+	cat >"$tmp/$1/checks.csv" <<CSV
+# made up
+workload,config,kernel,case,reference,checks_per_call,added_ns_per_call,added_per_check,added_per_check_min,added_per_check_max,repeat_spread_per_check,boots
+kill,percred-grant,percred,grant,stock-allowed,1,20.00,$3,$3,$3,0.1,1
+ioprio,percred-grant,percred,grant,stock-allowed,2,26.00,13.000,13.000,13.000,0.1,1
+CSV
+}
+run A 1020.0 20.000 626.0
+run B 1013.0 13.000 626.0
+rc=0
+table=$(bench/ab-table "$tmp/A" "$tmp/A" 2>&1) || rc=$?
+is "$rc" 0 "bench/ab-table A A"
+is "$(echo "$table" | awk -F'|' 'NR > 2 { gsub(/ /, ""); print $7, $10 }' | sort -u | paste -sd' ' -)" "+0.00 +0.00 +0.00 -" \
+	"A against itself: 0 per call and per check in every row (stock has no per-check figure)"
+table=$(bench/ab-table "$tmp/A" "$tmp/B")
+contains "$table" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1013.00 \| -7.00 \| 20.00 \| 13.00 \| -7.00 \|$' \
+	"A against B: kill's fewest per call and added per check, B - A"
+contains "$table" '^\| ioprio \| percred-grant \| 2 \| 626.00 \| 626.00 \| \+0.00 \| 13.00 \| 13.00 \| \+0.00 \|$' \
+	"... and the unchanged row 0"
+is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order (stock first)"
+contains "$(echo "$table" | sed -n 3p)" '^\| kill \| stock-allowed' "... stock first"
+
+plan "$tap_count"
+[ "$tap_failed" = 0 ]
