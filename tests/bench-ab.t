@@ -67,6 +67,8 @@ is "$(kernel_of A)" "$(kernel_of B)" "A = B: one kernel, built once"
 contains "$out" "kernel [0-9a-f]{12} in $USERCAPS_CACHE/ab/[0-9a-f]{12} \(to build\)" \
 	"... in a root of its own under \$USERCAPS_CACHE/ab/, not built yet"
 base=$(kernel_of A)
+contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" $' \
+	"... bench/run --quick without mlock, whose page work moves from boot to boot"
 
 # The kernel id is what the kernel is built from: usercaps/ and vm/config/.
 echo "a README change" >>"$repo/README.md"
