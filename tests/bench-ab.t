@@ -124,16 +124,18 @@ holder=
 ab --plan HEAD HEAD
 is "$rc" 0 "... and free again once it ends"
 
-# bench/ab-table on made-up runs: RUN A B C - summary.csv and checks.csv
-# with kill's percred-grant at A ns/op and B added per check, and ioprio's
-# at C ns/op, 2 checks a call.
+# bench/ab-table on made-up runs: RUN NAME A B C [M] - summary.csv and
+# checks.csv with kill's percred-grant at A ns/op (fewest; median M,
+# default A) and B added per check, and ioprio's at C ns/op, 2 checks a
+# call.
 run() {
 	mkdir -p "$tmp/$1"
 	cat >"$tmp/$1/summary.csv" <<CSV
 # made up
 workload,config,mode,accel,runs,samples,ns_per_op_min,ns_per_op_median,ns_per_op_max,spread_pct,reference,ratio,overhead_ns,variant,ratio_min,ratio_max
 kill,stock-allowed,icount,icount,1,3,1000.0,1000.0,1001.0,0.1,stock-allowed,1.000,0.0,-,1.000,1.000
-kill,percred-grant,icount,icount,1,3,$2,$2,1030.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
+kill,percred-grant,icount,icount,1,3,$2,${5:-$2},1030.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
+ioprio,stock-allowed,icount,icount,1,3,600.0,600.0,601.0,0.1,stock-allowed,1.000,0.0,-,1.000,1.000
 ioprio,percred-grant,icount,icount,1,3,$4,$4,700.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
 kill,percred-grant,wall,tcg,1,3,5.0,5.0,5.0,0.1,stock-allowed,1.0,0.0,-,1.0,1.0
 CSV
@@ -152,14 +154,17 @@ is "$rc" 0 "bench/ab-table A A"
 is "$(echo "$table" | awk -F'|' 'NR > 2 { gsub(/ /, ""); print $7, $10 }' | sort -u | paste -sd' ' -)" "+0.00 +0.00 +0.00 -" \
 	"A against itself: 0 per call and per check in every row (stock has no per-check figure)"
 table=$(bench/ab-table "$tmp/A" "$tmp/B")
-contains "$table" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1013.00 \| -7.00 \| 20.00 \| 13.00 \| \*\*-7.00\*\* \| 0.20 \|$' \
-	"A against B: kill's fewest per call and added per check, B - A, in bold past the noise (both spreads)"
-contains "$table" '^\| ioprio \| percred-grant \| 2 \| 626.00 \| 626.00 \| \+0.00 \| 13.00 \| 13.00 \| \+0.00 \| 0.20 \|$' \
+contains "$table" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1013.00 \| -7.00 \| 20.00 \| 13.00 \| \*\*-7.00\*\* \| 0.00 \|$' \
+	"A against B: kill's fewest per call and added per check, B - A, in bold past the noise"
+contains "$table" '^\| ioprio \| percred-grant \| 2 \| 626.00 \| 626.00 \| \+0.00 \| 13.00 \| 13.00 \| \+0.00 \| 0.00 \|$' \
 	"... and the unchanged row 0"
 run C 1020.0 20.150 626.0
-contains "$(bench/ab-table "$tmp/A" "$tmp/C")" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1020.00 \| \+0.00 \| 20.00 \| 20.15 \| \+0.15 \| 0.20 \|$' \
-	"... not in bold within the noise"
-is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order (stock first)"
+contains "$(bench/ab-table "$tmp/A" "$tmp/C")" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1020.00 \| \+0.00 \| 20.00 \| 20.15 \| \+0.15 \| 0.00 \|$' \
+	"... not in bold under one instruction per call"
+run D 1013.0 13.000 626.0 1020.0
+contains "$(bench/ab-table "$tmp/A" "$tmp/D")" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1013.00 \| -7.00 \| 20.00 \| 13.00 \| -7.00 \| 7.00 \|$' \
+	"... nor within the noise: how far B's median repeat is from its fewest"
+is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order"
 contains "$(echo "$table" | sed -n 3p)" '^\| kill \| stock-allowed' "... stock first"
 
 plan "$tap_count"
