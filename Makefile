@@ -14,7 +14,7 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel kernel-stock test test-debug bench patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench plugin profile patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
@@ -25,6 +25,9 @@ help:
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
 	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
+	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
+	@echo '  make profile  per-function profile of one capable() check in every'
+	@echo '                configuration (plugin), checked against icount'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
@@ -61,6 +64,19 @@ test-debug: deps
 # BENCH_FLAGS: more bench/run options (bench/run --help).
 bench: kernel kernel-stock
 	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
+	@bench/plot
+
+# The QEMU plugin that profiles each capability check (bench/plugin/),
+# built with the header of Debian's qemu source package, fetched into the
+# cache.
+plugin: deps
+	@bench/plugin/build
+
+# Every kernel configuration and case once with the plugin, and once in
+# icount mode (short repeats) for the per-check figures its totals must
+# match; bench/run fails when they do not.
+profile: plugin kernel kernel-stock
+	@bench/run --quick --mode icount,profile $(BENCH_FLAGS)
 	@bench/plot
 
 patches:
