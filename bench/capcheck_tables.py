@@ -89,7 +89,7 @@ def write_tables(run_dir, meta, profiles, order):
                     f"(the total's: of the whole check)\n")
             f.write(f"# {L1D_MODEL}\n")
             f.write("\t".join(["function"] + VALUE_COLUMNS) + "\n")
-            for symbol, values in p["functions"]:
+            for symbol, values in sorted(p["functions"], key=lambda fv: -fv[1]["insns"]):
                 f.write("\t".join([symbol] + [fmt(values[c]) for c in VALUE_COLUMNS]) + "\n")
             f.write("\t".join(["total"] + [fmt(total[c]) for c in VALUE_COLUMNS]) + "\n")
         kernel, case = config.split("-", 1)
