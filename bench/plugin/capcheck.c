@@ -36,7 +36,7 @@
  *   session NAME checks insns_min insns_max gate_user_insns gate_kernel_insns
  *           irqs_excluded irq_insns_excluded return_slot_mismatch
  *           entry_without_call nested_entries unattributed_insns
- *           unclosed_windows runaway_windows
+ *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
  *   function NAME SYMBOL insns loads stores dlines ilines l1d_misses
  *   total NAME insns loads stores dlines ilines l1d_misses
  *
@@ -52,7 +52,10 @@
  * (counted as part of it); unattributed_insns: window instructions at an
  * address no text symbol covers (also a function row "(unattributed)");
  * unclosed_windows: windows still open at the close, dropped;
- * runaway_windows: windows dropped after RUNAWAY instructions.
+ * runaway_windows: windows dropped after RUNAWAY instructions;
+ * gate_irqs, gate_irq_insns: the interrupts and exceptions taken between
+ * the gates, in windows or not, and their instructions (part of
+ * gate_kernel_insns).
  * A function row is one check's average: its sums over the session's
  * checks divided by checks, one row per function that ran, the most
  * instructions first. dlines and ilines count the distinct lines each
@@ -155,6 +158,7 @@ struct session_counts {
 	uint64_t checks, insns_min, insns_max, dlines, ilines;
 	uint64_t user_start, kernel_start;
 	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
+	uint64_t gate_irqs, gate_irq_insns;
 };
 
 struct session {
@@ -508,7 +512,6 @@ static void window_start(struct vcpu *v)
 	v->in_window = true;
 	v->closing = false;
 	v->depth = 0;
-	v->irq_nest = 0;
 	v->window_insns = v->window_dlines = v->window_ilines = 0;
 	v->window_gen = session.gen;
 	if (v->l1d_gen != session.gen) {
@@ -615,21 +618,29 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 		if (v->closing)	/* a ret whose load never came */
 			window_end(v, true, true);
 	}
-	if (v->in_window) {
+	/* Interrupts and exceptions, inside a window or not, while a
+	 * session is open: an IDT entry to its matching iret. */
+	v->cur_excluded = false;
+	if (v->in_window || __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
 		v->cur_excluded = v->irq_nest > 0 || r->idt_entry;
-		if (v->cur_excluded) {
-			if (r->idt_entry) {
-				if (!v->irq_nest)
+		if (r->idt_entry) {
+			if (!v->irq_nest) {
+				__atomic_add_fetch(&session.c.gate_irqs, 1, __ATOMIC_RELAXED);
+				if (v->in_window)
 					__atomic_add_fetch(&session.c.irqs, 1, __ATOMIC_RELAXED);
-				v->irq_nest++;
-			} else if (r->kind == K_IRET) {
-				v->irq_nest--;
 			}
-			__atomic_add_fetch(&session.c.irq_insns, 1, __ATOMIC_RELAXED);
-		} else {
-			window_insn(v, r);
+			v->irq_nest++;
+		} else if (v->irq_nest && r->kind == K_IRET) {
+			v->irq_nest--;
+		}
+		if (v->cur_excluded) {
+			__atomic_add_fetch(&session.c.gate_irq_insns, 1, __ATOMIC_RELAXED);
+			if (v->in_window)
+				__atomic_add_fetch(&session.c.irq_insns, 1, __ATOMIC_RELAXED);
 		}
 	}
+	if (v->in_window && !v->cur_excluded)
+		window_insn(v, r);
 	v->prev = r;
 }
 
@@ -697,13 +708,14 @@ static void session_report(void)
 	bprintf(&b, "# session\tname\tchecks\tinsns_min\tinsns_max\tgate_user_insns\t"
 		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
 		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
-		"runaway_windows\n");
+		"runaway_windows\tgate_irqs\tgate_irq_insns\n");
 	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		"\t%" PRIu64 "\t%" PRIu64 "\n", session.name, session.c.checks, session.c.insns_min,
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name, session.c.checks, session.c.insns_min,
 		session.c.insns_max, user_insns - session.c.user_start, kernel_insns - session.c.kernel_start,
 		session.c.irqs, session.c.irq_insns, session.c.slot_mismatch, session.c.no_call, session.c.nested,
-		session.c.unattributed, session.c.unclosed, session.c.runaway);
+		session.c.unattributed, session.c.unclosed, session.c.runaway, session.c.gate_irqs,
+		session.c.gate_irq_insns);
 	bprintf(&b, "# per check (sums over the checks / checks); L1D: a model of 32 KiB, 8 ways, "
 		"64-byte lines, LRU, fed only the checks' data accesses (virtual addresses), warm "
 		"across the checks of the session: what runs between checks evicts nothing\n");
@@ -746,6 +758,7 @@ static void gate_open(struct vcpu *v)
 	session.gen++;
 	session.c.user_start = user_insns;
 	session.c.kernel_start = kernel_insns;
+	v->irq_nest = 0;	/* the open runs in user space: no interrupt under way */
 	__atomic_store_n(&session.open, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&session_lock);
 	v->name_len = 0;
