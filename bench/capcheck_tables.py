@@ -16,7 +16,7 @@ import os
 SESSION_COLUMNS = ["checks", "insns_min", "insns_max", "gate_user_insns", "gate_kernel_insns",
                    "irqs_excluded", "irq_insns_excluded", "return_slot_mismatch",
                    "entry_without_call", "nested_entries", "unattributed_insns",
-                   "unclosed_windows", "runaway_windows"]
+                   "unclosed_windows", "runaway_windows", "gate_irqs", "gate_irq_insns"]
 VALUE_COLUMNS = ["insns", "loads", "stores", "dlines", "ilines", "l1d_misses"]
 # The counters that must be 0 for a profile to be exact.
 EXACT = ["return_slot_mismatch", "unattributed_insns", "unclosed_windows", "runaway_windows"]
@@ -106,9 +106,15 @@ def write_tables(run_dir, meta, profiles, order):
 
 
 def cross_check(profiles, check_rows, reference_of):
-    """[(workload, config, reference, profile figure, icount figure or
-    None, verdict)]: the profile's instructions per call above the
-    reference's, over the checks one call makes, against checks.csv."""
+    """[(workload, config, reference, profile, calls, icount or None,
+    interrupts, verdict)], per check: profile, the plugin's instructions
+    per call inside the checks above the reference's (stock, same
+    outcome), over the checks one call makes; calls, the same from every
+    instruction of the sessions' calls but their interrupts (the plugin's
+    gate counters: the same code, counted without its windows); icount,
+    checks.csv's figure; interrupts, the instructions per check that
+    interrupts took in the config's or the reference's session, the
+    larger (what icount's timed loop holds besides the calls)."""
     icount = {(r[0], r[1]): float(r[7]) for r in check_rows}
     out = []
     for (workload, config), p in profiles.items():
@@ -118,18 +124,32 @@ def cross_check(profiles, check_rows, reference_of):
         r = profiles.get((workload, ref))
         if r is None or not p["session"]["checks"]:
             continue
+        per_call = p["session"]["checks"] / p["calls"]
 
-        def per_call(q):
+        def window(q):
             return q["total"]["insns"] * q["session"]["checks"] / q["calls"]
-        figure = (per_call(p) - per_call(r)) / (p["session"]["checks"] / p["calls"])
+
+        def calls(q):
+            s = q["session"]
+            return (s["gate_user_insns"] + s["gate_kernel_insns"] - s["gate_irq_insns"]) / q["calls"]
+
+        def interrupts(q):
+            return q["session"]["gate_irq_insns"] / q["calls"]
+        figure = (window(p) - window(r)) / per_call
+        whole = (calls(p) - calls(r)) / per_call
+        irq = max(interrupts(p), interrupts(r)) / per_call
         value = icount.get((workload, config))
-        if value is None:
+        if abs(figure - whole) > TOLERANCE:
+            verdict = "**differs from its calls**"
+        elif value is None:
             verdict = "no icount figure"
         elif abs(figure - value) <= TOLERANCE:
             verdict = "ok"
+        elif abs(figure - value) <= TOLERANCE + irq:
+            verdict = "ok within interrupts"
         else:
             verdict = "**differs**"
-        out.append((workload, config, ref, figure, value, verdict))
+        out.append((workload, config, ref, figure, whole, value, irq, verdict))
     return out
 
 
@@ -164,20 +184,38 @@ def markdown(profiles, crossed, table, order):
     if crossed:
         lines += ["", "## cross-check: profile against icount (instructions per check)", "",
                   "profile: the plugin's instructions per call inside the checks minus "
-                  "stock's (the same workload and outcome), over the checks one call makes; "
-                  f"icount: checks.csv's figure. They must agree within +-{TOLERANCE}.", ""]
+                  "stock's (the same workload and outcome), over the checks one call makes. "
+                  "calls: the same from every instruction of the session's calls, user and "
+                  "kernel, but interrupts (the plugin's gate counters, which count without "
+                  "its windows): it must agree with profile within "
+                  f"+-{TOLERANCE}, or the windows missed work that differs between kernels. "
+                  "icount: checks.csv's figure, from whole calls in the icount boots; "
+                  f"it must agree within +-{TOLERANCE}, or (\"ok within interrupts\") "
+                  f"within +-{TOLERANCE} plus interrupts: the instructions per check that "
+                  "timer and other interrupts took in the profile's sessions of the same "
+                  "calls (the larger of the configuration's and stock's). icount's timed "
+                  "loop holds those interrupts too, and what a tick does varies (softirqs, "
+                  "RCU): a call of 20,000 instructions (mlock granted) catches a tick every "
+                  "200 calls, tens of instructions per call that move from run to run, and "
+                  "no minimum over repeats removes them.", ""]
         rows = []
-        for workload, config, ref, figure, value, verdict in sorted(
+        for workload, config, ref, figure, whole, value, irq, verdict in sorted(
                 crossed, key=lambda c: order((c[0], c[1]))):
-            diff = "-" if value is None else f"{figure - value:+.2f}"
-            rows.append([workload, config, ref, f"{figure:.2f}",
-                         "-" if value is None else f"{value:.2f}", diff, verdict])
-            if verdict != "ok" and value is not None:
-                failures.append(f"{workload} {config}: profile {figure:.2f}, icount {value:.2f}")
-        lines += table(["workload", "config", "reference", "profile", "icount", "difference",
-                        "verdict"], rows)
-        agreed = sum(1 for c in crossed if c[5] == "ok")
-        lines += ["", f"{agreed} of {len(crossed)} agree within +-{TOLERANCE}."]
+            diff = "-" if value is None else f"{value - figure:+.2f}"
+            rows.append([workload, config, ref, f"{figure:.2f}", f"{whole:.2f}",
+                         "-" if value is None else f"{value:.2f}", diff, f"{irq:.2f}", verdict])
+            if verdict.startswith("**"):
+                failures.append(f"{workload} {config}: profile {figure:.2f}, calls {whole:.2f}, "
+                                f"icount {value if value is None else f'{value:.2f}'}, "
+                                f"interrupts {irq:.2f}")
+        lines += table(["workload", "config", "reference", "profile", "calls", "icount",
+                        "icount - profile", "interrupts", "verdict"], rows)
+        exact = sum(1 for c in crossed if c[7] == "ok")
+        near = sum(1 for c in crossed if c[7] == "ok within interrupts")
+        lines += ["", f"{exact} of {len(crossed)} agree with icount within +-{TOLERANCE}, "
+                  f"{near} more within +-{TOLERANCE} plus their interrupts; profile and calls "
+                  f"agree within +-{TOLERANCE} in "
+                  f"{sum(1 for c in crossed if abs(c[3] - c[4]) <= TOLERANCE)}."]
     if failures:
         lines += ["", "**The profile is not exact or disagrees with icount:** "
                   + "; ".join(failures) + "."]

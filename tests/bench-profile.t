@@ -11,11 +11,12 @@ cd "$repo_dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# made_up_run DIR GRANT_TOTAL MISMATCH - a run with icount and profile
-# boots of stock and percred, kill only: percred-grant's icount figure is
-# +15 per check; its profile total is GRANT_TOTAL against stock's 118.
+# made_up_run DIR GRANT_TOTAL MISMATCH IRQ - a run with icount and
+# profile boots of stock and percred, kill only: percred-grant's icount
+# figure is +15 per check; its profile total is GRANT_TOTAL against
+# stock's 118, and its session's interrupts took IRQ instructions.
 made_up_run() {
-	local run_dir=$1 grant=$2 mismatch=$3 name kernel image
+	local run_dir=$1 grant=$2 mismatch=$3 irq=$4 name kernel image
 	mkdir -p "$run_dir/raw"
 	cat >"$run_dir/meta" <<'META'
 run_id=20260101-000000-test
@@ -40,16 +41,17 @@ META
 	echo "kill stock-allowed 1000 2001 3002 1.000" >"$run_dir/raw/icount-run1-stock/checks.dat"
 	echo "kill percred-grant 1 1000000 1015000000 1015.0" >"$run_dir/raw/icount-run1-percred/nsop.dat"
 	echo "kill percred-grant 1000 2001 3002 1.000" >"$run_dir/raw/icount-run1-percred/checks.dat"
-	# session_log NAME CONFIG TOTAL FUNCTIONS... - a plugin log of one
-	# session of 10 checks in 10 calls, FUNCTIONS "symbol insns" pairs.
+	# session_log NAME CONFIG TOTAL IRQ FUNCTIONS... - a plugin log of one
+	# session of 10 checks in 10 calls, each call 500 kernel instructions
+	# besides its check, interrupts IRQ; FUNCTIONS "symbol insns" pairs.
 	session_log() {
-		local boot=$1 config=$2 total=$3
-		shift 3
+		local boot=$1 config=$2 total=$3 irq=$4
+		shift 4
 		{
 			echo "# capcheck: map System.map: 3 symbols"
 			printf '# session\tname\tchecks\n'
-			printf 'session\tkill/%s\t10\t%s\t%s\t100\t1000\t1\t50\t%s\t0\t0\t0\t0\t0\n' \
-				"$config" "$total" "$total" "$mismatch"
+			printf 'session\tkill/%s\t10\t%s\t%s\t100\t%s\t1\t50\t%s\t0\t0\t0\t0\t0\t1\t%s\n' \
+				"$config" "$total" "$total" $((10 * total + 5000 + irq)) "$mismatch" "$irq"
 			while [ $# -gt 0 ]; do
 				printf 'function\tkill/%s\t%s\t%s.000\t10.000\t4.000\t3.000\t2.000\t0.100\n' "$config" "$1" "$2"
 				shift 2
@@ -59,11 +61,11 @@ META
 		printf '# session workload config calls\nkill/%s kill %s 10\n' "$config" "$config" \
 			>"$run_dir/raw/$boot/sessions.dat"
 	}
-	session_log profile-run1-stock stock-allowed 118 security_capable 60 cap_capable 58
-	session_log profile-run1-percred percred-grant "$grant" security_capable 60 cap_capable $((grant - 60))
+	session_log profile-run1-stock stock-allowed 118 0 security_capable 60 cap_capable 58
+	session_log profile-run1-percred percred-grant "$grant" "$irq" security_capable 60 cap_capable $((grant - 60))
 }
 
-made_up_run "$tmp/agree" 133 0
+made_up_run "$tmp/agree" 133 0 0
 rc=0
 out=$(bench/summarize "$tmp/agree" 2>&1) || rc=$?
 is "$rc" 0 "bench/summarize passes a profile 15 above stock where icount says 15"
@@ -75,18 +77,38 @@ is "$(grep -v '^#' "$tsv" | cut -f1,2 | tr '\t\n' ': ')" \
 contains "$(cat "$tsv")" '^# .*L1D misses: a model of 32 KiB, 8 ways' "... and says what the L1D model is"
 contains "$(cat "$tmp/agree/profile.csv")" '^kill,percred-grant,percred,grant,10,10,1,133,20,8,5,4,0\.2,133,133,' \
 	"profile.csv: one row of totals per workload and configuration"
-contains "$(cat "$tmp/agree/summary.md")" '^\| kill \| percred-grant \| stock-allowed \| 15\.00 \| 15\.00 \| \+0\.00 \| ok \|' \
+contains "$(cat "$tmp/agree/summary.md")" '^\| kill \| percred-grant \| stock-allowed \| 15\.00 \| 15\.00 \| 15\.00 \| \+0\.00 \| 0\.00 \| ok \|' \
 	"summary.md: the cross-check row, profile against icount"
 
-made_up_run "$tmp/off" 136 0
+made_up_run "$tmp/off" 136 0 0
 rc=0
 out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
 is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
-contains "$out" 'kill percred-grant: profile 18\.00, icount 15\.00' "... and names the row"
-contains "$(cat "$tmp/off/summary.md")" '\| 18\.00 \| 15\.00 \| \+3\.00 \| \*\*differs\*\* \|' \
+contains "$out" 'kill percred-grant: profile 18\.00, calls 18\.00, icount 15\.00, interrupts 0\.00' \
+	"... and names the row"
+contains "$(cat "$tmp/off/summary.md")" '\| 18\.00 \| 18\.00 \| 15\.00 \| -3\.00 \| 0\.00 \| \*\*differs\*\* \|' \
 	"... and summary.md shows it"
 
-made_up_run "$tmp/slot" 133 2
+# 3 off, where the session's interrupts took 6 instructions per check:
+# within what icount's loop may hold besides the calls.
+made_up_run "$tmp/irq" 136 0 60
+rc=0
+out=$(bench/summarize "$tmp/irq" 2>&1) || rc=$?
+is "$rc" 0 "3 off passes where the calls' interrupts took 6 instructions per check"
+contains "$(cat "$tmp/irq/summary.md")" '\| -3\.00 \| 6\.00 \| ok within interrupts \|' \
+	"... and summary.md says so"
+
+# The windows against the calls they lie in: a profile 3 above what
+# the whole calls say fails, whatever icount says.
+made_up_run "$tmp/calls" 133 0 0
+sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6330/\16300/' \
+	"$tmp/calls/raw/profile-run1-percred/capcheck.log"
+rc=0
+out=$(bench/summarize "$tmp/calls" 2>&1) || rc=$?
+is "$rc" 3 "a profile that differs from its whole calls by 3 fails the summary"
+contains "$out" 'kill percred-grant: profile 15\.00, calls 12\.00' "... and names both"
+
+made_up_run "$tmp/slot" 133 2 0
 rc=0
 out=$(bench/summarize "$tmp/slot" 2>&1) || rc=$?
 is "$rc" 3 "a window whose return slot did not match fails the summary"
