@@ -73,14 +73,10 @@ plugin: deps
 	@bench/plugin/build
 
 # Every kernel configuration and case once with the plugin, and once in
-# icount mode for the per-check figures its totals must match (bench/run
-# fails when they do not). icount's repeats are 100 calls, 15 of them, and
-# the fewest instructions count: a timer tick every 4 ms of guest time
-# brings softirqs and other tasks into a repeat, tens of instructions per
-# call of mlock's 20,000 that no longer repeat averages away, and short
-# repeats leave some without a tick.
+# icount mode (QUICK's short repeats) for the per-check figures its totals
+# must match; bench/run fails when they do not.
 profile: plugin kernel kernel-stock
-	@bench/run --quick --mode icount,profile --iterations 100 --min-time 0 --repeat 15 $(BENCH_FLAGS)
+	@bench/run --quick --mode icount,profile $(BENCH_FLAGS)
 	@bench/plot
 
 patches:

@@ -107,14 +107,14 @@ def write_tables(run_dir, meta, profiles, order):
 
 def cross_check(profiles, check_rows, reference_of):
     """[(workload, config, reference, profile, calls or None, icount or
-    None, verdict)], per check: profile, the plugin's instructions per
+    None, icount's spread, verdict)], per check: profile, the plugin's instructions per
     call inside the checks above the reference's (stock, same outcome),
     over the checks one call makes; calls, the same from every instruction
     of the two sessions (the plugin's gate counters: the same code,
     counted without its windows), when neither session took an interrupt
     (a tick brings other work: softirqs, other tasks); icount, checks.csv's
-    figure."""
-    icount = {(r[0], r[1]): float(r[7]) for r in check_rows}
+    figure, and half its repeats' spread (this row's and the reference's)."""
+    icount = {(r[0], r[1]): (float(r[7]), float(r[10])) for r in check_rows}
     out = []
     for (workload, config), p in profiles.items():
         if config.startswith("stock-"):
@@ -134,16 +134,18 @@ def cross_check(profiles, check_rows, reference_of):
         whole = None
         if not p["session"]["gate_irqs"] and not r["session"]["gate_irqs"]:
             whole = (calls(p) - calls(r)) / per_call
-        value = icount.get((workload, config))
+        value, spread = icount.get((workload, config), (None, 0.0))
         if whole is not None and abs(figure - whole) > TOLERANCE:
             verdict = "**differs from its calls**"
         elif value is None:
             verdict = "no icount figure"
         elif abs(figure - value) <= TOLERANCE:
             verdict = "ok"
+        elif abs(figure - value) <= TOLERANCE + spread:
+            verdict = "ok within icount's spread"
         else:
             verdict = "**differs**"
-        out.append((workload, config, ref, figure, whole, value, verdict))
+        out.append((workload, config, ref, figure, whole, value, spread, verdict))
     return out
 
 
@@ -185,22 +187,34 @@ def markdown(profiles, crossed, table, order):
                   "(softirqs, a switch to another task), which the windows leave out; it "
                   f"must agree within +-{TOLERANCE}, or the windows missed work that differs "
                   "between the kernels. icount: checks.csv's figure, from whole calls in "
-                  f"the icount boots; it must agree within +-{TOLERANCE}.", ""]
+                  f"the icount boots; it must agree within +-{TOLERANCE}, or, where icount's "
+                  "own repeats disagree (spread: half their spread, this row's and stock's, "
+                  f"per check), within +-{TOLERANCE} plus that spread: no comparison with "
+                  "icount can be finer than icount itself. Only mlock's granted and root "
+                  "calls have such a spread: an mlock and munlock of a page that succeed "
+                  "cost about 19,500 instructions, and that work, outside the checks and the "
+                  "same in every kernel, moves by hundreds of instructions from one repeat "
+                  "to the next (in repeats of 100 calls, by up to 2,000 per call); the "
+                  "profile's checks of those calls run the same instructions every time "
+                  "(insns range above).", ""]
         rows = []
-        for workload, config, ref, figure, whole, value, verdict in sorted(
+        for workload, config, ref, figure, whole, value, spread, verdict in sorted(
                 crossed, key=lambda c: order((c[0], c[1]))):
             whole_text = "-" if whole is None else f"{whole:.2f}"
             value_text = "-" if value is None else f"{value:.2f}"
             rows.append([workload, config, ref, f"{figure:.2f}", whole_text, value_text,
-                         "-" if value is None else f"{value - figure:+.2f}", verdict])
+                         "-" if value is None else f"{value - figure:+.2f}", f"{spread:.2f}",
+                         verdict])
             if verdict.startswith("**"):
                 failures.append(f"{workload} {config}: profile {figure:.2f}, calls {whole_text}, "
                                 f"icount {value_text}")
         lines += table(["workload", "config", "reference", "profile", "calls", "icount",
-                        "icount - profile", "verdict"], rows)
+                        "icount - profile", "spread", "verdict"], rows)
         compared = [c for c in crossed if c[4] is not None]
-        lines += ["", f"{sum(1 for c in crossed if c[6] == 'ok')} of {len(crossed)} agree with "
-                  f"icount within +-{TOLERANCE}; the calls without an interrupt "
+        lines += ["", f"{sum(1 for c in crossed if c[7] == 'ok')} of {len(crossed)} agree with "
+                  f"icount within +-{TOLERANCE}, "
+                  f"{sum(1 for c in crossed if c[7] == 'ok within icount' + chr(39) + 's spread')} "
+                  f"more within +-{TOLERANCE} plus icount's spread; the calls without an interrupt "
                   f"({len(compared)}) agree with their windows within +-{TOLERANCE} in "
                   f"{sum(1 for c in compared if abs(c[3] - c[4]) <= TOLERANCE)}."]
     if failures:

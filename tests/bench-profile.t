@@ -77,7 +77,7 @@ is "$(grep -v '^#' "$tsv" | cut -f1,2 | tr '\t\n' ': ')" \
 contains "$(cat "$tsv")" '^# .*L1D misses: a model of 32 KiB, 8 ways' "... and says what the L1D model is"
 contains "$(cat "$tmp/agree/profile.csv")" '^kill,percred-grant,percred,grant,10,10,1,133,20,8,5,4,0\.2,133,133,' \
 	"profile.csv: one row of totals per workload and configuration"
-contains "$(cat "$tmp/agree/summary.md")" '^\| kill \| percred-grant \| stock-allowed \| 15\.00 \| 15\.00 \| 15\.00 \| \+0\.00 \| ok \|' \
+contains "$(cat "$tmp/agree/summary.md")" '^\| kill \| percred-grant \| stock-allowed \| 15\.00 \| 15\.00 \| 15\.00 \| \+0\.00 \| 0\.00 \| ok \|' \
 	"summary.md: the cross-check row, profile against icount"
 
 made_up_run "$tmp/off" 136 0 0
@@ -86,7 +86,7 @@ out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
 is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
 contains "$out" 'kill percred-grant: profile 18\.00, calls 18\.00, icount 15\.00' \
 	"... and names the row"
-contains "$(cat "$tmp/off/summary.md")" '\| 18\.00 \| 18\.00 \| 15\.00 \| -3\.00 \| \*\*differs\*\* \|' \
+contains "$(cat "$tmp/off/summary.md")" '\| 18\.00 \| 18\.00 \| 15\.00 \| -3\.00 \| 0\.00 \| \*\*differs\*\* \|' \
 	"... and summary.md shows it"
 
 # The windows against the calls they lie in: a profile 3 above what
@@ -105,8 +105,19 @@ sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6930/\16900/' \
 rc=0
 out=$(bench/summarize "$tmp/irq" 2>&1) || rc=$?
 is "$rc" 0 "the calls of a session that took an interrupt are not compared with its windows"
-contains "$(cat "$tmp/irq/summary.md")" '\| 15\.00 \| - \| 15\.00 \| \+0\.00 \| ok \|' \
+contains "$(cat "$tmp/irq/summary.md")" '\| 15\.00 \| - \| 15\.00 \| \+0\.00 \| 0\.00 \| ok \|' \
 	"... and summary.md shows no calls figure"
+
+# 3 off where icount's own repeats of percred-grant spread by 6 (+18
+# and +24): within 2 plus half that spread, and said so.
+made_up_run "$tmp/spread" 133 0 0
+printf 'kill percred-grant 1 1000000 1018000000 1018.0\nkill percred-grant 2 1000000 1024000000 1024.0\n' \
+	>"$tmp/spread/raw/icount-run1-percred/nsop.dat"
+rc=0
+out=$(bench/summarize "$tmp/spread" 2>&1) || rc=$?
+is "$rc" 0 "3 off passes where icount's repeats spread by 6"
+contains "$(cat "$tmp/spread/summary.md")" "\\| 18\\.00 \\| \\+3\\.00 \\| 3\\.00 \\| ok within icount's spread \\|" \
+	"... and summary.md says so"
 
 made_up_run "$tmp/slot" 133 2 0
 rc=0
