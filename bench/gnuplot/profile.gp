@@ -14,7 +14,7 @@ set key outside right top vertical noenhanced
 set grid ytics
 set ylabel "instructions per check"
 set yrange [0:*]
-set xtics nomirror noenhanced
+set xtics nomirror noenhanced rotate by 30 right
 ncols = int(system(sprintf("awk -F'\\t' '!/^#/ && NF { print NF; exit }' '%s'", data)))
 # Ten colours for the functions, the last column ("other") grey.
 array colours[10] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", \
@@ -28,7 +28,7 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1400,700 font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
-	set title "Instructions of one capability check, per kernel function: security_capable() " . \
+	set title "Instructions of one capability check per kernel function: security_capable() " . \
 		"from entry to return (capcheck QEMU plugin)\n" . what
 	plot newhistogram panel1 lt 1, \
 		for [i=2:ncols] data index 0 using i:xtic(1) lc rgb colour(i) title columnheader(i), \
