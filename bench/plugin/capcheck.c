@@ -648,7 +648,9 @@ static void entry_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &vcpus[vcpu_index];
 
-	if (!v->in_window && __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
+	/* A check made in an interrupt (a softirq) is no call's: left out
+	 * with its interrupt. */
+	if (!v->in_window && !v->irq_nest && __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
 		window_start(v);
 	} else if (v->in_window && !v->irq_nest && !v->closing) {
 		__atomic_add_fetch(&session.c.nested, 1, __ATOMIC_RELAXED);
