@@ -14,7 +14,7 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel kernel-stock test test-debug bench bench-ab patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench bench-ab plugin profile patches clean usercapsctl
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
@@ -26,6 +26,9 @@ help:
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
 	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
 	@echo '  make bench-ab A=REV B=REV  build both revisions, compare per call and per check'
+	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
+	@echo '  make profile  per-function profile of one capable() check in every'
+	@echo '                configuration (plugin), checked against icount'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
@@ -69,6 +72,18 @@ bench: kernel kernel-stock
 # $(USERCAPS_CACHE)/ab/; bench/ab builds the stock reference if missing.
 bench-ab: deps
 	@bench/ab $(AB_FLAGS) -- '$(A)' '$(B)'
+# The QEMU plugin that profiles each capability check (bench/plugin/),
+# built with the header of Debian's qemu source package, fetched into the
+# cache.
+plugin: deps
+	@bench/plugin/build
+
+# Every kernel configuration and case once with the plugin, and once in
+# icount mode (QUICK's short repeats) for the per-check figures its totals
+# must match; bench/run fails when they do not.
+profile: plugin kernel kernel-stock
+	@bench/run --quick --mode icount,profile $(BENCH_FLAGS)
+	@bench/plot
 
 patches:
 	@vm/export-series

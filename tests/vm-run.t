@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 23
+plan 26
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
@@ -26,7 +26,7 @@ tmp=$(mktemp -d)
 odd=("$(mktemp -d /tmp/vm-run.XXXXXX)" "$(mktemp -d /root/.vm-run.XXXXXX)" "$tmp/a dir, odd")
 trap 'rm -rf "$tmp" "${odd[0]}" "${odd[1]}"' EXIT
 
-for bad in "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent"; do
+for bad in "--qemu-arg" "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent"; do
 	rc=0
 	run_vm out err $bad -- true || rc=$?
 	if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q '^vm/run: '; then
@@ -61,6 +61,14 @@ ok "$([ "$rc" = 0 ] && [ -e "${odd[0]}/by-guest" ] && [ -e "${odd[1]}/by-guest" 
 	[ -e "${odd[2]}/by-guest" ]; echo $?)" \
 	"--rw directories under /tmp, under /root and with a space and a comma are writable (status $rc)"
 is "$(printf '%s\n' "$out" | sed -n 1p)" "${odd[2]}" "the command runs in a current directory with a space and a comma"
+
+# --qemu-arg reaches QEMU: an SMBIOS serial number the guest reads back.
+rc=0
+run_vm out err --qemu-arg -smbios --qemu-arg type=1,serial=vm-run-t-probe -- \
+	cat /sys/class/dmi/id/product_serial || rc=$?
+is "$rc:$out" "0:vm-run-t-probe" "--qemu-arg passes arguments to QEMU (the guest reads the SMBIOS serial it set)"
+contains "$err" '^vm/run: qemu-system-x86_64 .* -smbios type=1,serial=vm-run-t-probe -append ' \
+	"... and the printed QEMU command has them"
 
 rc=0
 run_vm out err -- sh -c 'echo c >/proc/sysrq-trigger' || rc=$?

@@ -1,5 +1,5 @@
 # bench/gnuplot/capable-count.gp - the capable() checks of a realistic
-# unprivileged run, by capability, from bench/guest/profile's bpftrace counts
+# unprivileged run, by capability, from bench/guest/perf's bpftrace counts
 # (run by bench/plot, which sets: dir, outname, count: a capable-count.dat,
 # "config workload capname count" rows, and what).
 load dir . 'palette.gp'

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# bench/guest/lib.sh - sourced by bench/guest/measure and bench/guest/profile:
+# bench/guest/lib.sh - sourced by bench/guest/measure, bench/guest/perf and
+# bench/guest/capcheck:
 # the benchmark's configurations (users, policy and capabilities), so that
 # what perf and bpftrace profile is what capbench measured. Uses the
 # caller's fail().

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/guest/profiling/realistic.sh - what an unprivileged user does for the
-# realistic run of bench/guest/profile, in a loop until the caller's timeout
+# realistic run of bench/guest/perf, in a loop until the caller's timeout
 # ends it: a look around the system, a small build, a larger compile. $1: a
 # directory of the user's own, holding capbench.c.
 # what: ls/ps/find/cat/stat over /proc, /etc, /root, nice and renice,

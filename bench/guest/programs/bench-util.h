@@ -4,7 +4,8 @@
  * share: messages and exits under the program's name, the clock, sorted
  * samples and their percentiles, and counts from the command line.
  *
- * The including program defines, before including this file:
+ * Each is static inline: a program uses what it needs. The including
+ * program defines, before including this file:
  *   static const char *prog;   its name, for messages
  */
 #ifndef BENCH_UTIL_H
@@ -18,7 +19,7 @@
 #include <time.h>
 
 /* Print "PROG: message" and exit 1: something failed. */
-static void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
+static inline void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -31,7 +32,7 @@ static void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt,
 }
 
 /* Print "PROG: message (see PROG -h)" and exit 2: the command line is wrong. */
-static void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const char *fmt, ...)
+static inline void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,7 +45,7 @@ static void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const ch
 }
 
 /* CLOCK_MONOTONIC in ns. */
-static int64_t now_ns(void)
+static inline int64_t now_ns(void)
 {
 	struct timespec ts;
 
@@ -53,7 +54,7 @@ static int64_t now_ns(void)
 }
 
 /* qsort() order of int64_t samples. */
-static int cmp_i64(const void *a, const void *b)
+static inline int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
@@ -61,7 +62,7 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* The nearest-rank percentile P (0-100] of N sorted samples. */
-static int64_t percentile(const int64_t *sorted, unsigned long n, double p)
+static inline int64_t percentile(const int64_t *sorted, unsigned long n, double p)
 {
 	unsigned long rank = (unsigned long)(p / 100.0 * n + 0.999999);
 
@@ -73,7 +74,7 @@ static int64_t percentile(const int64_t *sorted, unsigned long n, double p)
 }
 
 /* The count S given to option OPT: MIN .. 2^32 - 1, else a usage error. */
-static unsigned long parse_count(const char *opt, const char *s, unsigned long min)
+static inline unsigned long parse_count(const char *opt, const char *s, unsigned long min)
 {
 	char *end;
 	unsigned long v;

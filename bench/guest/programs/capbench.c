@@ -38,6 +38,8 @@
 #include <sys/wait.h>
 #include <linux/capability.h>
 
+#include "../../plugin/gate.h"
+
 /* From include/uapi/linux/ioprio.h, which glibc does not wrap. */
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_CLASS_RT 1
@@ -488,6 +490,8 @@ static void usage(FILE *f)
 		"      --cdf F         with --latency, append their distribution to file F\n"
 		"      --exec PATH     the program fork-exec runs (default: exit0 beside capbench)\n"
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
+		"      --gate NAME     open a session of the capcheck QEMU plugin named NAME\n"
+		"                      around each repeat's calls (bench/plugin/gate.h)\n"
 		"      --list          print each workload, its capability file and kind, and exit\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -512,13 +516,14 @@ int main(int argc, char **argv)
 		{ "cdf", required_argument, NULL, 'H' },
 		{ "exec", required_argument, NULL, 'X' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "gate", required_argument, NULL, 'G' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long iterations = 100000, repeats = 3, warmup = ULONG_MAX;
 	enum expect expect = EXPECT_ALLOW;
-	const char *config = "-", *effective = NULL, *cdf_path = NULL;
+	const char *config = "-", *effective = NULL, *cdf_path = NULL, *gate = NULL;
 	unsigned long calls = 0, min_ms = 0;
 	bool simple = false;
 	const struct workload *w;
@@ -538,6 +543,12 @@ int main(int argc, char **argv)
 		case 'l': calls = parse_count("--latency", optarg, 1); break;
 		case 'H': cdf_path = optarg; break;
 		case 'X': exec_path = optarg; break;
+		case 'G':
+			if (!*optarg || strlen(optarg) > CAPCHECK_NAME_MAX || strpbrk(optarg, "\t\n"))
+				die("--gate takes a name of 1 to %d characters, no tab or newline",
+				    CAPCHECK_NAME_MAX);
+			gate = optarg;
+			break;
 		case 'E':
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
 				die("--effective takes yes or no, not '%s'", optarg);
@@ -631,12 +642,17 @@ int main(int argc, char **argv)
 	for (unsigned int rep = 1; rep <= repeats; rep++) {
 		int64_t start = now_ns(), total;
 
+		/* The session holds the calls alone: no clock, no output. */
+		if (gate)
+			capcheck_gate_open(gate);
 		for (unsigned long i = 0; i < iterations; i++) {
 			int rc = w->run();
 
 			if (rc != want)
 				surprise(w, want, rc, i);
 		}
+		if (gate)
+			capcheck_gate_close();
 		total = now_ns() - start;
 		if (simple)
 			printf("%s %s %u %lu %" PRId64 " %.1f\n", w->name, config, rep,

@@ -1,0 +1,926 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * capcheck - a QEMU TCG plugin: where each instruction of a capability
+ * check goes, per kernel function, in the style of cachegrind's table.
+ *
+ * A check is a window on one vCPU from the first instruction of the entry
+ * function (security_capable) to the return that leaves it. The plugin
+ * follows the call depth from the instruction bytes (call +1, ret -1;
+ * the ret at depth 0 ends the window) and cross-checks that ret against
+ * the call that entered: the slot it pops its return address from must
+ * be the one the call pushed to (return_slot_mismatch counts those that
+ * differ). Within a window it counts, per function of the kernel's
+ * System.map (the last symbol at or below the address; QEMU sees virtual
+ * addresses, so boot with nokaslr), the instructions executed, the loads
+ * and stores, the distinct 64-byte data lines and instruction lines
+ * touched, and the misses of an L1D model fed the window's data
+ * accesses. An interrupt or exception that lands inside a window (an
+ * instruction at an IDT entry: the start of asm_exc_* or asm_sysvec_*,
+ * a stub of irq_entries_start or spurious_entries_start) is left out up
+ * to its matching iret, and counted.
+ *
+ * Only windows inside a session count: a guest program opens and closes
+ * one with the instructions of gate.h; each close writes the session's
+ * report. Exact with one vCPU; with more, each vCPU's windows are counted
+ * but the gate counters are shared.
+ *
+ * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL]):
+ *   map=PATH      the booted kernel's System.map (required)
+ *   entry=SYMBOL  the function whose calls are the checks (default
+ *                 security_capable)
+ *
+ * Output (QEMU's plugin log: -d plugin -D FILE). Lines that start with
+ * '#' are comments; the others are tab-separated, their first field the
+ * record's kind, their second the session's name:
+ *
+ *   session NAME checks insns_min insns_max gate_user_insns gate_kernel_insns
+ *           irqs_excluded irq_insns_excluded return_slot_mismatch
+ *           entry_without_call nested_entries unattributed_insns
+ *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
+ *   function NAME SYMBOL insns loads stores dlines ilines l1d_misses
+ *   total NAME insns loads stores dlines ilines l1d_misses
+ *
+ * checks: windows completed in the session; insns_min/max: the fewest and
+ * most instructions of one window; gate_user_insns and gate_kernel_insns:
+ * every instruction executed strictly between the open and the close, in
+ * user space and in the kernel (interrupts included, the gate's own
+ * instructions not); irqs_excluded and irq_insns_excluded: the interrupts
+ * and exceptions left out of windows, and their instructions;
+ * return_slot_mismatch: windows whose final ret popped another slot than
+ * the entering call pushed; entry_without_call: windows not entered by a
+ * call (no slot to check); nested_entries: entries met inside a window
+ * (counted as part of it); unattributed_insns: window instructions at an
+ * address no text symbol covers (also a function row "(unattributed)");
+ * unclosed_windows: windows still open at the close, dropped;
+ * runaway_windows: windows dropped after RUNAWAY instructions;
+ * gate_irqs, gate_irq_insns: the interrupts and exceptions taken between
+ * the gates, in windows or not, and their instructions (part of
+ * gate_kernel_insns).
+ * A function row is one check's average: its sums over the session's
+ * checks divided by checks, one row per function that ran, the most
+ * instructions first. dlines and ilines count the distinct lines each
+ * function touched in a check; the total row's count the distinct lines
+ * of the whole check (a line two functions touch counts once there).
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+#define CAPCHECK_PLUGIN
+#include "gate.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+/* x86-64: the kernel's half of the address space. */
+#define KERNEL_START 0xffff800000000000ULL
+#define LINE_SHIFT 6
+/* A window longer than this is a tracking failure, not a check. */
+#define RUNAWAY 1000000
+
+/* The L1D model: 32 KiB, 8 ways, 64-byte lines, LRU. */
+#define L1D_WAYS 8
+#define L1D_SETS (32768 / 64 / L1D_WAYS)
+
+enum insn_kind { K_OTHER, K_CALL, K_RET, K_IRET };
+
+struct symbol {
+	uint64_t addr;
+	char *name;
+	bool text;
+	/* An IDT entry: at the symbol's start, or at each stub of a table. */
+	bool entry_at_start, entry_stubs;
+};
+
+static struct symbol *syms;
+static size_t nsyms;
+/* Function index of unattributed instructions: one past the symbols. */
+#define NO_FUNC ((uint32_t)nsyms)
+
+/* What the plugin decoded of one kernel instruction, once per address. */
+struct insn {
+	uint64_t vaddr;
+	uint32_t func;
+	uint8_t size, kind;
+	bool idt_entry;
+	uint8_t bytes[16];
+	struct insn *next;	/* hash chain */
+};
+
+struct counts {
+	uint64_t insns, loads, stores, dlines, ilines, l1d_misses;
+};
+
+/* A set of (line, function, data or instruction) seen in one window:
+ * open addressing, emptied by a new generation. */
+struct line_slot {
+	uint64_t line;
+	uint32_t func, gen;
+	uint8_t instr;
+};
+
+struct line_set {
+	struct line_slot *slots;
+	size_t size, used;
+	uint32_t gen;
+};
+
+struct vcpu {
+	/* Between windows: the last instruction, and the slot the last call
+	 * pushed its return address to. */
+	const struct insn *prev, *last_call;
+	uint64_t last_call_slot;
+	/* The window. */
+	bool in_window, closing, cur_excluded, slot_known;
+	int depth, irq_nest;
+	uint64_t entry_slot, window_insns, window_dlines, window_ilines;
+	uint32_t window_gen;
+	struct counts *check;	/* per function, this window */
+	uint32_t *touched;	/* functions with counts this window */
+	size_t ntouched;
+	struct line_set lines;
+	/* The L1D model and the session it is warm for. */
+	uint64_t l1d_tag[L1D_SETS][L1D_WAYS], l1d_age[L1D_SETS][L1D_WAYS], l1d_clock;
+	uint32_t l1d_gen;
+	/* A name sent by the gate's loads, for the next open. */
+	char name[CAPCHECK_NAME_MAX + 1];
+	size_t name_len;
+};
+
+/* What a session counts besides its functions' counts, zeroed at open. */
+struct session_counts {
+	uint64_t checks, insns_min, insns_max, dlines, ilines;
+	uint64_t user_start, kernel_start;
+	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
+	uint64_t gate_irqs, gate_irq_insns;
+};
+
+struct session {
+	bool open;
+	uint32_t gen;
+	char name[CAPCHECK_NAME_MAX + 1];
+	struct session_counts c;
+	struct counts *funcs;
+	uint32_t *touched;
+	size_t ntouched;
+};
+
+static const char *entry_name = "security_capable";
+static uint64_t entry_addr;
+static struct vcpu *vcpus;
+static int nvcpus;
+static struct session session;
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t insn_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every instruction executed, user and kernel (inline counters). */
+static uint64_t user_insns, kernel_insns;
+static uint64_t sessions_reported, gate_errors;
+
+#define INSN_BUCKETS (1 << 16)
+static struct insn *insn_table[INSN_BUCKETS];
+
+static const uint8_t nop_bytes[] = { CAPCHECK_NOP_BYTES };
+static const uint8_t name_bytes[] = { CAPCHECK_NAME_BYTES };
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		fprintf(stderr, "capcheck: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+/* Output: a growing string, written with one qemu_plugin_outs(). */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < b->cap - b->len)
+			break;
+		b->cap = b->cap * 2 + n + 256;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+	b->len += n;
+}
+
+static void bflush(struct buf *b)
+{
+	if (b->len)
+		qemu_plugin_outs(b->p);
+	free(b->p);
+	*b = (struct buf){ 0 };
+}
+
+/* --- symbols --- */
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Of several symbols at one address, the text one, then one that marks
+ * no area (__indirect_thunk_start is __x86_indirect_thunk_rax too), then
+ * the global one, then the first in the file. */
+static int symbol_rank(const struct symbol *s, char type)
+{
+	bool marker = s->name[0] == '_' && (has_suffix(s->name, "_start") || has_suffix(s->name, "_end"));
+
+	return (s->text ? 0 : 4) + (marker ? 2 : 0) + (type >= 'a' ? 1 : 0);
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int load_map(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], name[256], type;
+	uint64_t addr;
+	size_t cap = 0, n = 0;
+	int *ranks = NULL;
+
+	if (!f) {
+		fprintf(stderr, "capcheck: map=%s: cannot open it\n", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct symbol s = { 0 };
+
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		s.addr = addr;
+		s.name = name;
+		s.text = type == 't' || type == 'T' || type == 'w' || type == 'W';
+		s.entry_at_start = s.text && (has_prefix(name, "asm_exc_") || has_prefix(name, "asm_sysvec_"));
+		s.entry_stubs = s.text && (!strcmp(name, "irq_entries_start") ||
+					   !strcmp(name, "spurious_entries_start"));
+		if (n && syms[n - 1].addr == addr) {
+			/* An alias: keep the better name at this address, and
+			 * what any of the names says of an IDT entry. */
+			s.entry_at_start |= syms[n - 1].entry_at_start;
+			s.entry_stubs |= syms[n - 1].entry_stubs;
+			syms[n - 1].entry_at_start = s.entry_at_start;
+			syms[n - 1].entry_stubs = s.entry_stubs;
+			if (symbol_rank(&s, type) >= ranks[n - 1])
+				continue;
+			free(syms[--n].name);
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			syms = realloc(syms, cap * sizeof(*syms));
+			ranks = realloc(ranks, cap * sizeof(*ranks));
+			if (!syms || !ranks)
+				abort();
+		}
+		ranks[n] = symbol_rank(&s, type);
+		s.name = strdup(name);
+		syms[n++] = s;
+	}
+	fclose(f);
+	free(ranks);
+	nsyms = n;
+	/* System.map is sorted already; be sure (a stable order is not
+	 * needed: aliases were merged above). */
+	qsort(syms, nsyms, sizeof(*syms), cmp_symbol);
+	if (!nsyms) {
+		fprintf(stderr, "capcheck: map=%s: no symbols\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The function covering ADDR: the last symbol at or below it, if text. */
+static uint32_t func_of(uint64_t addr)
+{
+	size_t lo = 0, hi = nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || !syms[lo - 1].text)
+		return NO_FUNC;
+	return lo - 1;
+}
+
+static const char *func_name(uint32_t func)
+{
+	return func == NO_FUNC ? "(unattributed)" : syms[func].name;
+}
+
+/* --- decoding --- */
+
+static enum insn_kind classify(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf0 || b[i] == 0xf2 ||
+			 b[i] == 0xf3 || b[i] == 0x2e || b[i] == 0x36 || b[i] == 0x3e ||
+			 b[i] == 0x26 || b[i] == 0x64 || b[i] == 0x65))
+		i++;
+	if (i < n && (b[i] & 0xf0) == 0x40)	/* REX */
+		i++;
+	if (i >= n)
+		return K_OTHER;
+	switch (b[i]) {
+	case 0xe8:
+		return K_CALL;
+	case 0xff:
+		/* ff /2: call near r/m; ff /3: call far. */
+		if (i + 1 < n && (((b[i + 1] >> 3) & 7) == 2 || ((b[i + 1] >> 3) & 7) == 3))
+			return K_CALL;
+		return K_OTHER;
+	case 0xc3:
+	case 0xc2:
+		return K_RET;
+	case 0xcf:	/* iretq (48 cf), or iret */
+		return K_IRET;
+	default:
+		return K_OTHER;
+	}
+}
+
+static bool is_idt_entry(uint64_t vaddr, uint32_t func, const uint8_t *b, size_t n)
+{
+	const struct symbol *s;
+
+	if (func == NO_FUNC)
+		return false;
+	s = &syms[func];
+	if (s->entry_at_start)
+		return vaddr == s->addr;
+	/* A stub starts 8-aligned with endbr64 or a push of its vector. */
+	if (s->entry_stubs && (vaddr - s->addr) % 8 == 0 && n >= 1)
+		return b[0] == 0x6a || b[0] == 0x68 ||
+		       (n >= 4 && b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa);
+	return false;
+}
+
+/* The record of the kernel instruction at VADDR with these bytes: made
+ * once, again only when the text at that address changed. */
+static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size)
+{
+	size_t h = (vaddr ^ (vaddr >> 16)) & (INSN_BUCKETS - 1);
+	struct insn *r;
+
+	if (size > sizeof(r->bytes))
+		size = sizeof(r->bytes);
+	pthread_mutex_lock(&insn_lock);
+	for (r = insn_table[h]; r; r = r->next)
+		if (r->vaddr == vaddr && r->size == size && !memcmp(r->bytes, data, size))
+			break;
+	if (!r) {
+		/* A record replaced by patched text stays: an old translation
+		 * may still point at it. */
+		r = xcalloc(1, sizeof(*r));
+		r->vaddr = vaddr;
+		r->size = size;
+		memcpy(r->bytes, data, size);
+		r->func = func_of(vaddr);
+		r->kind = classify(data, size);
+		r->idt_entry = is_idt_entry(vaddr, r->func, data, size);
+		r->next = insn_table[h];
+		insn_table[h] = r;
+	}
+	pthread_mutex_unlock(&insn_lock);
+	return r;
+}
+
+/* --- the window's sets of lines and the L1D model --- */
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static bool line_set_add(struct line_set *s, uint64_t line, uint32_t func, bool instr);
+
+static void line_set_grow(struct line_set *s)
+{
+	struct line_set old = *s;
+
+	s->size = old.size ? old.size * 2 : 4096;
+	s->slots = xcalloc(s->size, sizeof(*s->slots));
+	s->used = 0;
+	s->gen = 1;
+	for (size_t i = 0; i < old.size; i++)
+		if (old.slots[i].gen == old.gen)
+			line_set_add(s, old.slots[i].line, old.slots[i].func, old.slots[i].instr);
+	free(old.slots);
+}
+
+/* Add (LINE, FUNC, INSTR); true when it was not there yet. */
+static bool line_set_add(struct line_set *s, uint64_t line, uint32_t func, bool instr)
+{
+	size_t i;
+
+	if (2 * (s->used + 1) > s->size)
+		line_set_grow(s);
+	for (i = mix(line ^ ((uint64_t)func << 40) ^ ((uint64_t)instr << 63)) & (s->size - 1);
+	     s->slots[i].gen == s->gen; i = (i + 1) & (s->size - 1)) {
+		if (s->slots[i].line == line && s->slots[i].func == func && s->slots[i].instr == instr)
+			return false;
+	}
+	s->slots[i] = (struct line_slot){ line, func, s->gen, instr };
+	s->used++;
+	return true;
+}
+
+static void line_set_clear(struct line_set *s)
+{
+	s->used = 0;
+	if (++s->gen == 0) {
+		memset(s->slots, 0, s->size * sizeof(*s->slots));
+		s->gen = 1;
+	}
+}
+
+/* One access to LINE; true on a miss. */
+static bool l1d_access(struct vcpu *v, uint64_t line)
+{
+	uint64_t *tag = v->l1d_tag[line % L1D_SETS], *age = v->l1d_age[line % L1D_SETS];
+	int victim = 0;
+
+	v->l1d_clock++;
+	for (int w = 0; w < L1D_WAYS; w++) {
+		if (age[w] && tag[w] == line) {
+			age[w] = v->l1d_clock;
+			return false;
+		}
+		if (age[w] < age[victim])
+			victim = w;
+	}
+	tag[victim] = line;
+	age[victim] = v->l1d_clock;
+	return true;
+}
+
+/* --- windows --- */
+
+static struct counts *check_counts(struct vcpu *v, uint32_t func)
+{
+	if (!v->check[func].insns && !v->check[func].loads && !v->check[func].stores)
+		v->touched[v->ntouched++] = func;
+	return &v->check[func];
+}
+
+static void window_start(struct vcpu *v)
+{
+	if (!v->check) {
+		v->check = xcalloc(nsyms + 1, sizeof(*v->check));
+		v->touched = xcalloc(nsyms + 1, sizeof(*v->touched));
+	}
+	v->in_window = true;
+	v->closing = false;
+	v->depth = 0;
+	v->window_insns = v->window_dlines = v->window_ilines = 0;
+	v->window_gen = session.gen;
+	if (v->l1d_gen != session.gen) {
+		memset(v->l1d_tag, 0, sizeof(v->l1d_tag));
+		memset(v->l1d_age, 0, sizeof(v->l1d_age));
+		v->l1d_gen = session.gen;
+	}
+	line_set_clear(&v->lines);
+	v->slot_known = v->prev && v->prev == v->last_call;
+	v->entry_slot = v->last_call_slot;
+}
+
+/* Drop the window, or with KEEP add it to the session. */
+static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
+{
+	pthread_mutex_lock(&session_lock);
+	if (session.open && session.gen == v->window_gen) {
+		if (keep) {
+			for (size_t i = 0; i < v->ntouched; i++) {
+				uint32_t f = v->touched[i];
+				struct counts *c = &v->check[f], *s = &session.funcs[f];
+
+				if (!s->insns && !s->loads && !s->stores)
+					session.touched[session.ntouched++] = f;
+				s->insns += c->insns;
+				s->loads += c->loads;
+				s->stores += c->stores;
+				s->dlines += c->dlines;
+				s->ilines += c->ilines;
+				s->l1d_misses += c->l1d_misses;
+			}
+			if (!session.c.checks || v->window_insns < session.c.insns_min)
+				session.c.insns_min = v->window_insns;
+			if (v->window_insns > session.c.insns_max)
+				session.c.insns_max = v->window_insns;
+			session.c.checks++;
+			session.c.dlines += v->window_dlines;
+			session.c.ilines += v->window_ilines;
+			session.c.no_call += !v->slot_known;
+			session.c.slot_mismatch += slot_mismatch;
+			session.c.unattributed += v->check[NO_FUNC].insns;
+		} else {
+			session.c.runaway++;
+		}
+	}
+	pthread_mutex_unlock(&session_lock);
+	for (size_t i = 0; i < v->ntouched; i++)
+		v->check[v->touched[i]] = (struct counts){ 0 };
+	v->ntouched = 0;
+	v->in_window = false;
+	v->closing = false;
+}
+
+static void add_lines(struct vcpu *v, struct counts *c, uint32_t func, uint64_t addr,
+		      unsigned int size, bool instr)
+{
+	for (uint64_t line = addr >> LINE_SHIFT; line <= (addr + size - 1) >> LINE_SHIFT; line++) {
+		if (line_set_add(&v->lines, line, func, instr)) {
+			if (instr)
+				c->ilines++;
+			else
+				c->dlines++;
+		}
+		if (line_set_add(&v->lines, line, NO_FUNC + 1, instr)) {
+			if (instr)
+				v->window_ilines++;
+			else
+				v->window_dlines++;
+		}
+		if (!instr && l1d_access(v, line))
+			c->l1d_misses++;
+	}
+}
+
+/* An instruction of a window (not of an interrupt in it). */
+static void window_insn(struct vcpu *v, const struct insn *r)
+{
+	struct counts *c = check_counts(v, r->func);
+
+	c->insns++;
+	v->window_insns++;
+	add_lines(v, c, r->func, r->vaddr, r->size, true);
+	switch (r->kind) {
+	case K_CALL:
+		v->depth++;
+		break;
+	case K_RET:
+		if (v->depth == 0)
+			v->closing = true;	/* its load of the slot ends the window */
+		else
+			v->depth--;
+		break;
+	}
+	if (v->window_insns > RUNAWAY)
+		window_end(v, false, false);
+}
+
+static void insn_exec(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = &vcpus[vcpu_index];
+	const struct insn *r = udata;
+
+	if (v->in_window) {
+		if (v->closing)	/* a ret whose load never came */
+			window_end(v, true, true);
+	}
+	/* Interrupts and exceptions, inside a window or not, while a
+	 * session is open: an IDT entry to its matching iret. */
+	v->cur_excluded = false;
+	if (v->in_window || __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
+		v->cur_excluded = v->irq_nest > 0 || r->idt_entry;
+		if (r->idt_entry) {
+			if (!v->irq_nest) {
+				__atomic_add_fetch(&session.c.gate_irqs, 1, __ATOMIC_RELAXED);
+				if (v->in_window)
+					__atomic_add_fetch(&session.c.irqs, 1, __ATOMIC_RELAXED);
+			}
+			v->irq_nest++;
+		} else if (v->irq_nest && r->kind == K_IRET) {
+			v->irq_nest--;
+		}
+		if (v->cur_excluded) {
+			__atomic_add_fetch(&session.c.gate_irq_insns, 1, __ATOMIC_RELAXED);
+			if (v->in_window)
+				__atomic_add_fetch(&session.c.irq_insns, 1, __ATOMIC_RELAXED);
+		}
+	}
+	if (v->in_window && !v->cur_excluded)
+		window_insn(v, r);
+	v->prev = r;
+}
+
+static void entry_exec(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = &vcpus[vcpu_index];
+
+	/* A check made in an interrupt (a softirq) is no call's: left out
+	 * with its interrupt. */
+	if (!v->in_window && !v->irq_nest && __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
+		window_start(v);
+	} else if (v->in_window && !v->irq_nest && !v->closing) {
+		__atomic_add_fetch(&session.c.nested, 1, __ATOMIC_RELAXED);
+	}
+	insn_exec(vcpu_index, udata);
+}
+
+static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		       void *udata)
+{
+	struct vcpu *v = &vcpus[vcpu_index];
+	const struct insn *r = udata;
+	bool store = qemu_plugin_mem_is_store(info);
+	struct counts *c;
+
+	if (r->kind == K_CALL && store) {
+		v->last_call = r;
+		v->last_call_slot = vaddr;
+	}
+	if (!v->in_window || v->cur_excluded)
+		return;
+	c = check_counts(v, r->func);
+	if (store)
+		c->stores++;
+	else
+		c->loads++;
+	add_lines(v, c, r->func, vaddr, 1u << qemu_plugin_mem_size_shift(info), false);
+	if (v->closing && r->kind == K_RET && !store)
+		window_end(v, true, v->slot_known && vaddr != v->entry_slot);
+}
+
+/* --- sessions --- */
+
+static int cmp_func(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t ix = session.funcs[x].insns, iy = session.funcs[y].insns;
+
+	if (ix != iy)
+		return ix > iy ? -1 : 1;
+	return strcmp(func_name(x), func_name(y));
+}
+
+static void session_report(void)
+{
+	struct buf b = { 0 };
+	struct counts total = { 0 };
+	double n = session.c.checks ? (double)session.c.checks : 1.0;
+	int unclosed = 0;
+
+	for (int i = 0; i < nvcpus; i++)
+		unclosed += vcpus[i].in_window && vcpus[i].window_gen == session.gen;
+	session.c.unclosed = unclosed;
+	qsort(session.touched, session.ntouched, sizeof(*session.touched), cmp_func);
+	bprintf(&b, "# capcheck session %s: %" PRIu64 " checks (windows of %s)\n", session.name,
+		session.c.checks, entry_name);
+	bprintf(&b, "# session\tname\tchecks\tinsns_min\tinsns_max\tgate_user_insns\t"
+		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
+		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
+		"runaway_windows\tgate_irqs\tgate_irq_insns\n");
+	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name, session.c.checks, session.c.insns_min,
+		session.c.insns_max, user_insns - session.c.user_start, kernel_insns - session.c.kernel_start,
+		session.c.irqs, session.c.irq_insns, session.c.slot_mismatch, session.c.no_call, session.c.nested,
+		session.c.unattributed, session.c.unclosed, session.c.runaway, session.c.gate_irqs,
+		session.c.gate_irq_insns);
+	bprintf(&b, "# per check (sums over the checks / checks); L1D: a model of 32 KiB, 8 ways, "
+		"64-byte lines, LRU, fed only the checks' data accesses (virtual addresses), warm "
+		"across the checks of the session: what runs between checks evicts nothing\n");
+	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n");
+	for (size_t i = 0; i < session.ntouched; i++) {
+		const struct counts *c = &session.funcs[session.touched[i]];
+
+		bprintf(&b, "function\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name,
+			func_name(session.touched[i]), c->insns / n, c->loads / n, c->stores / n,
+			c->dlines / n, c->ilines / n, c->l1d_misses / n);
+		total.insns += c->insns;
+		total.loads += c->loads;
+		total.stores += c->stores;
+		total.l1d_misses += c->l1d_misses;
+	}
+	bprintf(&b, "# total\tname\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n");
+	bprintf(&b, "total\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name,
+		total.insns / n, total.loads / n, total.stores / n, session.c.dlines / n,
+		session.c.ilines / n, total.l1d_misses / n);
+	bflush(&b);
+	sessions_reported++;
+}
+
+static void gate_open(struct vcpu *v)
+{
+	pthread_mutex_lock(&session_lock);
+	if (session.open) {
+		struct buf b = { 0 };
+
+		bprintf(&b, "# capcheck: session %s opened while %s was open: %s dropped\n",
+			v->name, session.name, session.name);
+		bflush(&b);
+		gate_errors++;
+	}
+	for (size_t i = 0; i < session.ntouched; i++)
+		session.funcs[session.touched[i]] = (struct counts){ 0 };
+	session.c = (struct session_counts){ 0 };
+	session.ntouched = 0;
+	snprintf(session.name, sizeof(session.name), "%s", v->name_len ? v->name : "unnamed");
+	session.gen++;
+	session.c.user_start = user_insns;
+	session.c.kernel_start = kernel_insns;
+	v->irq_nest = 0;	/* the open runs in user space: no interrupt under way */
+	__atomic_store_n(&session.open, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&session_lock);
+	v->name_len = 0;
+	v->name[0] = '\0';
+}
+
+static void gate_close(void)
+{
+	pthread_mutex_lock(&session_lock);
+	if (session.open) {
+		session_report();
+		__atomic_store_n(&session.open, false, __ATOMIC_RELEASE);
+	} else {
+		qemu_plugin_outs("# capcheck: a close without an open session\n");
+		gate_errors++;
+	}
+	pthread_mutex_unlock(&session_lock);
+}
+
+static void gate_exec(unsigned int vcpu_index, void *udata)
+{
+	if ((uintptr_t)udata == CAPCHECK_GATE_OPEN)
+		gate_open(&vcpus[vcpu_index]);
+	else
+		gate_close();
+}
+
+static void gate_name(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		      void *udata)
+{
+	struct vcpu *v = &vcpus[vcpu_index];
+
+	(void)info;
+	(void)udata;
+	if (v->name_len < CAPCHECK_NAME_MAX) {
+		v->name[v->name_len++] = (char)(vaddr & 0xff);
+		v->name[v->name_len] = '\0';
+	}
+}
+
+/* The gate instruction these bytes are (its 32-bit value), or 0. */
+static uint32_t gate_kind(const uint8_t *b, size_t n)
+{
+	uint32_t value;
+
+	if (n == sizeof(nop_bytes) + 4 && !memcmp(b, nop_bytes, sizeof(nop_bytes))) {
+		memcpy(&value, b + sizeof(nop_bytes), 4);
+		if (value == CAPCHECK_GATE_OPEN || value == CAPCHECK_GATE_CLOSE)
+			return value;
+	}
+	if (n == sizeof(name_bytes) + 4 && !memcmp(b, name_bytes, sizeof(name_bytes))) {
+		memcpy(&value, b + sizeof(name_bytes), 4);
+		if (value == CAPCHECK_GATE_NAME)
+			return value;
+	}
+	return 0;
+}
+
+/* --- translation --- */
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
+		const uint8_t *data = qemu_plugin_insn_data(insn);
+		size_t size = qemu_plugin_insn_size(insn);
+
+		if (vaddr >= KERNEL_START) {
+			struct insn *r = insn_record(vaddr, data, size);
+
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &kernel_insns, 1);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, vaddr == entry_addr ? entry_exec : insn_exec,
+							       QEMU_PLUGIN_CB_NO_REGS, r);
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, r);
+			continue;
+		}
+		switch (gate_kind(data, size)) {
+		case CAPCHECK_GATE_OPEN:
+		case CAPCHECK_GATE_CLOSE:
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, gate_exec, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)gate_kind(data, size));
+			break;
+		case CAPCHECK_GATE_NAME:
+			/* QEMU 7.2 calls no callback registered for
+			 * QEMU_PLUGIN_MEM_R alone: RW, and the store-less
+			 * instruction makes it a load. */
+			qemu_plugin_register_vcpu_mem_cb(insn, gate_name, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, NULL);
+			break;
+		default:
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &user_insns, 1);
+		}
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	struct buf b = { 0 };
+
+	(void)id;
+	(void)udata;
+	if (session.open) {
+		bprintf(&b, "# capcheck: session %s still open at exit: not reported\n", session.name);
+		gate_errors++;
+	}
+	bprintf(&b, "# capcheck: exit: %" PRIu64 " sessions reported, %" PRIu64 " gate errors, %"
+		PRIu64 " user and %" PRIu64 " kernel instructions executed in all\n",
+		sessions_reported, gate_errors, user_insns, kernel_insns);
+	bflush(&b);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *map = NULL;
+	struct buf b = { 0 };
+
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "map=", 4)) {
+			map = argv[i] + 4;
+		} else if (!strncmp(argv[i], "entry=", 6)) {
+			entry_name = argv[i] + 6;
+		} else {
+			fprintf(stderr, "capcheck: unknown argument '%s' (map=PATH, entry=SYMBOL)\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	if (!info->system_emulation || strcmp(info->target_name, "x86_64")) {
+		fprintf(stderr, "capcheck: needs qemu-system-x86_64, not %s\n", info->target_name);
+		return -1;
+	}
+	if (!map) {
+		fprintf(stderr, "capcheck: no map=PATH (the booted kernel's System.map)\n");
+		return -1;
+	}
+	if (load_map(map))
+		return -1;
+	for (size_t i = 0; i < nsyms; i++)
+		if (syms[i].text && !strcmp(syms[i].name, entry_name))
+			entry_addr = syms[i].addr;
+	if (!entry_addr) {
+		fprintf(stderr, "capcheck: %s has no text symbol %s\n", map, entry_name);
+		return -1;
+	}
+	nvcpus = info->system.max_vcpus;
+	vcpus = xcalloc(nvcpus, sizeof(*vcpus));
+	session.funcs = xcalloc(nsyms + 1, sizeof(*session.funcs));
+	session.touched = xcalloc(nsyms + 1, sizeof(*session.touched));
+	bprintf(&b, "# capcheck: map %s: %zu symbols; checks are windows of %s at 0x%" PRIx64
+		"; %d vCPU(s)\n", map, nsyms, entry_name, entry_addr, nvcpus);
+	bflush(&b);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,134 @@
+#!/bin/bash
+# bench/summarize's profile part, no kernel needed: the capcheck plugin's
+# session reports of a made-up run turned into per-function tables,
+# profile.csv and the cross-check against icount's per-check figures,
+# which fails the summary (status 3) when they differ by more than 2
+# instructions or a window was not exact.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# made_up_run DIR GRANT_TOTAL MISMATCH IRQ - a run with icount and
+# profile boots of stock and percred, kill only: percred-grant's icount
+# figure is +15 per check; its profile total is GRANT_TOTAL against
+# stock's 118, and its session's interrupts took IRQ instructions.
+made_up_run() {
+	local run_dir=$1 grant=$2 mismatch=$3 irq=$4 name kernel image
+	mkdir -p "$run_dir/raw"
+	cat >"$run_dir/meta" <<'META'
+run_id=20260101-000000-test
+status=complete
+git_commit=test
+kernel_release=6.1.0-test
+stock_kernel_release=6.1.0-stock
+icount_runs=1
+count_checks=1000
+workloads=kill
+churn=
+META
+	for name in icount-run1-stock icount-run1-percred profile-run1-stock profile-run1-percred; do
+		kernel=${name##*-} image=usercaps
+		[ "$kernel" != stock ] || image=stock
+		mkdir -p "$run_dir/raw/$name"
+		printf 'kernel=%s\nguest_kernel_version=#1 %s\nguest_kernel_config_sha256=%s\n' \
+			"$kernel" "$image" "$image" >"$run_dir/raw/$name/guest-meta"
+		echo accel=icount >"$run_dir/raw/$name/vm-meta"
+	done
+	echo "kill stock-allowed 1 1000000 1000000000 1000.0" >"$run_dir/raw/icount-run1-stock/nsop.dat"
+	echo "kill stock-allowed 1000 2001 3002 1.000" >"$run_dir/raw/icount-run1-stock/checks.dat"
+	echo "kill percred-grant 1 1000000 1015000000 1015.0" >"$run_dir/raw/icount-run1-percred/nsop.dat"
+	echo "kill percred-grant 1000 2001 3002 1.000" >"$run_dir/raw/icount-run1-percred/checks.dat"
+	# session_log NAME CONFIG TOTAL IRQ FUNCTIONS... - a plugin log of one
+	# session of 10 checks in 10 calls, each call 500 kernel instructions
+	# besides its check, interrupts IRQ; FUNCTIONS "symbol insns" pairs.
+	session_log() {
+		local boot=$1 config=$2 total=$3 irq=$4
+		shift 4
+		{
+			echo "# capcheck: map System.map: 3 symbols"
+			printf '# session\tname\tchecks\n'
+			printf 'session\tkill/%s\t10\t%s\t%s\t100\t%s\t0\t0\t%s\t0\t0\t0\t0\t0\t%s\t%s\n' \
+				"$config" "$total" "$total" $((10 * total + 5000 + irq)) "$mismatch" $((irq > 0)) "$irq"
+			while [ $# -gt 0 ]; do
+				printf 'function\tkill/%s\t%s\t%s.000\t10.000\t4.000\t3.000\t2.000\t0.100\n' "$config" "$1" "$2"
+				shift 2
+			done
+			printf 'total\tkill/%s\t%s.000\t20.000\t8.000\t5.000\t4.000\t0.200\n' "$config" "$total"
+		} >"$run_dir/raw/$boot/capcheck.log"
+		printf '# session workload config calls\nkill/%s kill %s 10\n' "$config" "$config" \
+			>"$run_dir/raw/$boot/sessions.dat"
+	}
+	session_log profile-run1-stock stock-allowed 118 0 security_capable 60 cap_capable 58
+	session_log profile-run1-percred percred-grant "$grant" "$irq" security_capable 60 cap_capable $((grant - 60))
+}
+
+made_up_run "$tmp/agree" 133 0 0
+rc=0
+out=$(bench/summarize "$tmp/agree" 2>&1) || rc=$?
+is "$rc" 0 "bench/summarize passes a profile 15 above stock where icount says 15"
+tsv=$tmp/agree/profile/kill-percred-grant.tsv
+ok "$([ -r "$tsv" ]; echo $?)" "profile/kill-percred-grant.tsv is written"
+is "$(grep -v '^#' "$tsv" | cut -f1,2 | tr '\t\n' ': ')" \
+	"function:insns cap_capable:73 security_capable:60 total:133 " \
+	"... a row per function, the most instructions first, and the total"
+contains "$(cat "$tsv")" '^# .*L1D misses: a model of 32 KiB, 8 ways' "... and says what the L1D model is"
+contains "$(cat "$tmp/agree/profile.csv")" '^kill,percred-grant,percred,grant,10,10,1,133,20,8,5,4,0\.2,133,133,' \
+	"profile.csv: one row of totals per workload and configuration"
+contains "$(cat "$tmp/agree/summary.md")" '^\| kill \| percred-grant \| stock-allowed \| 15\.00 \| 15\.00 \| 15\.00 \| \+0\.00 \| 0\.00 \| ok \|' \
+	"summary.md: the cross-check row, profile against icount"
+
+made_up_run "$tmp/off" 136 0 0
+rc=0
+out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
+is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
+contains "$out" 'kill percred-grant: profile 18\.00, calls 18\.00, icount 15\.00' \
+	"... and names the row"
+contains "$(cat "$tmp/off/summary.md")" '\| 18\.00 \| 18\.00 \| 15\.00 \| -3\.00 \| 0\.00 \| \*\*differs\*\* \|' \
+	"... and summary.md shows it"
+
+# The windows against the calls they lie in: a profile 3 above what
+# the whole calls say fails, whatever icount says.
+made_up_run "$tmp/calls" 133 0 0
+sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6330/\16300/' \
+	"$tmp/calls/raw/profile-run1-percred/capcheck.log"
+rc=0
+out=$(bench/summarize "$tmp/calls" 2>&1) || rc=$?
+is "$rc" 3 "a profile that differs from its whole calls by 3 fails the summary"
+contains "$out" 'kill percred-grant: profile 15\.00, calls 12\.00' "... and names both"
+# ... unless a session took an interrupt, which brings other work.
+made_up_run "$tmp/irq" 133 0 600
+sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6930/\16900/' \
+	"$tmp/irq/raw/profile-run1-percred/capcheck.log"
+rc=0
+out=$(bench/summarize "$tmp/irq" 2>&1) || rc=$?
+is "$rc" 0 "the calls of a session that took an interrupt are not compared with its windows"
+contains "$(cat "$tmp/irq/summary.md")" '\| 15\.00 \| - \| 15\.00 \| \+0\.00 \| 3\.00 \| ok \|' \
+	"... and summary.md shows no calls figure"
+
+# 3 off, where a session took an interrupt (its calls are not compared):
+# still a failure when the two sessions' other work is the same ...
+made_up_run "$tmp/other" 136 0 600
+rc=0
+out=$(bench/summarize "$tmp/other" 2>&1) || rc=$?
+is "$rc" 3 "3 off fails where both sessions did the same work besides the checks"
+# ... and "icount cannot tell" when it differs by 3 a check (30 more
+# instructions in 10 calls, 1 check each).
+sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6960/\16990/' \
+	"$tmp/other/raw/profile-run1-percred/capcheck.log"
+rc=0
+out=$(bench/summarize "$tmp/other" 2>&1) || rc=$?
+is "$rc" 0 "3 off passes where the sessions' other work differs by 3 a check"
+contains "$(cat "$tmp/other/summary.md")" "\\| 18\\.00 \\| - \\| 15\\.00 \\| -3\\.00 \\| 3\\.00 \\| icount cannot tell \\|" \
+	"... and summary.md says icount cannot tell"
+
+made_up_run "$tmp/slot" 133 2 0
+rc=0
+out=$(bench/summarize "$tmp/slot" 2>&1) || rc=$?
+is "$rc" 3 "a window whose return slot did not match fails the summary"
+contains "$out" 'return_slot_mismatch 2' "... and says which counter"
+
+plan "$tap_count"
+[ "$tap_failed" = 0 ]

@@ -1,0 +1,102 @@
+#!/bin/bash
+# The capcheck QEMU plugin (bench/plugin/) on the real kernel: its counts
+# against a guest loop whose instructions are known exactly and against
+# icount's guest time, and kill's checks on the usercaps kernel (percred):
+# one session per configuration holding exactly its calls' checks, every
+# instruction attributed to a function, every window ended by the return
+# that matches its call. Two boots of about 30 s under TCG.
+# CAPCHECK_PLUGIN=FILE.so tests another build of the plugin (a mutation).
+set -u
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+require_kernel
+map=$build_dir/System.map
+[ -r "$map" ] || bail_out "no $map beside the kernel: run 'make kernel'"
+bench/plugin/build >/dev/null 2>"$cache_dir/plugin-build.err" ||
+	bail_out "the plugin does not build (bench/plugin/build: $(tail -n 1 "$cache_dir/plugin-build.err"))"
+plugin=${CAPCHECK_PLUGIN:-$cache_dir/plugin/capcheck.so}
+gate=$cache_dir/plugin/capcheck-gate
+[ -r "$plugin" ] || bail_out "no plugin at $plugin"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+mkdir -p bench/.build
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o bench/.build/capbench bench/guest/programs/capbench.c ||
+	bail_out "capbench does not build"
+
+# QEMU refuses the plugin without the System.map it needs.
+rc=0
+err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin" 2>&1 </dev/null) || rc=$?
+ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when the plugin has no map= (status $rc)"
+contains "$err" 'capcheck: no map=PATH' "... and the plugin says what is missing"
+
+# boot_plugin NAME APPEND COMMAND... - boot with the plugin, its log in
+# $tmp/NAME.log, the guest's output in $out, its status in $rc.
+boot_plugin() {
+	local name=$1 append=$2
+	shift 2
+	rc=0
+	out=$(vm/run --accel icount --cpus 1 --append "nokaslr $append" --rw "$tmp" \
+		--qemu-arg -plugin --qemu-arg "$plugin,map=$map" --qemu-arg -d --qemu-arg plugin \
+		--qemu-arg -D --qemu-arg "$tmp/$name.log" -- "$@" 2>"$tmp/$name.err" </dev/null) || rc=$?
+}
+# field LOG SESSION COLUMN - a column of the session row (capcheck.c's
+# header comment lists them).
+field() {
+	awk -F'\t' -v s="$2" -v c="$3" '$1 == "# session" { for (i = 1; i <= NF; i++) col[$i] = i }
+		$1 == "session" && $2 == s { print $(col[c]) }' "$1"
+}
+
+# A loop of 2N user instructions between the open and the close.
+n=1000000
+boot_plugin loop "" "$gate" loop plugin-t-loop "$n"
+is "$rc" 0 "the guest runs capcheck-gate loop with the plugin loaded"
+is "$(field "$tmp/loop.log" plugin-t-loop gate_user_insns)" $((2 * n)) \
+	"the plugin counts exactly the loop's 2N user instructions between the gates"
+guest_ns=$(printf '%s\n' "$out" | sed -n 's/.* guest_ns \([0-9]*\)$/\1/p')
+counted=$(($(field "$tmp/loop.log" plugin-t-loop gate_user_insns) + $(field "$tmp/loop.log" plugin-t-loop gate_kernel_insns)))
+# icount: one guest ns per instruction. The clock's two reads and the
+# name's loads lie outside the gates, a few hundred instructions.
+ok "$([ -n "$guest_ns" ] && [ "$guest_ns" -ge "$counted" ] && [ "$((guest_ns - counted))" -le 1000 ]; echo $?)" \
+	"icount's guest time around the session is its instructions plus at most 1000 (guest $guest_ns ns, plugin $counted)"
+
+# kill in every percred configuration, 200 calls a session.
+calls=200
+lsm=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$build_dir/.config" | tr ',' '\n' |
+	grep -vx -e capability -e usercaps | paste -sd, -)
+boot_plugin kill "lsm=capability,usercaps,$lsm usercaps.mode=percred" bench/guest/capcheck \
+	--out "$tmp" --capbench "$repo_dir/bench/.build/capbench" --calls "$calls" --workloads kill \
+	--map "$map" percred
+is "$rc" 0 "bench/guest/capcheck runs kill in every percred configuration"
+[ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/kill.err" | tail -n 20
+log=$tmp/kill.log
+sessions=$(awk -F'\t' '$1 == "session" { print $2 }' "$log" | paste -sd' ' -)
+is "$sessions" "kill/percred-grant kill/percred-deny kill/percred-deny-group kill/percred-deny-owner kill/percred-root" \
+	"one session per configuration, named by its gate"
+per_session() { # COLUMN - its value in every session
+	for s in $sessions; do printf '%s ' "$(field "$log" "$s" "$1")"; done
+}
+every() { # VALUE - VALUE once per session
+	for _ in $sessions; do printf '%s ' "$1"; done
+}
+is "$(per_session checks)" "$(every "$calls")" \
+	"each session holds exactly its calls' checks (kill: one a call): the gate brackets only the calls"
+is "$(per_session unattributed_insns)" "$(every 0)" "every instruction of every check is attributed to a function"
+is "$(per_session return_slot_mismatch)" "$(every 0)" \
+	"every check ends at the return that pops the slot its entering call pushed"
+is "$(per_session entry_without_call)$(per_session unclosed_windows)$(per_session runaway_windows)" \
+	"$(every 0)$(every 0)$(every 0)" "every check was entered by a call, and ended in its session"
+same=$(for s in $sessions; do
+	[ "$(field "$log" "$s" insns_min)" = "$(field "$log" "$s" insns_max)" ] && printf 'same ' || printf 'differ '
+done)
+is "$same" "$(every same)" "every check of a session runs the same number of instructions"
+# The function rows add up to the total row.
+sums=$(awk -F'\t' '$1 == "function" { sum[$2] += $4 } $1 == "total" { printf "%s ", (sum[$2] == $3 ? "ok" : $2 ": " sum[$2] " != " $3) }' "$log")
+is "$sums" "$(every ok)" "the functions' instructions add up to each check's total"
+grant=$(awk -F'\t' '$1 == "function" && $2 == "kill/percred-grant" { print $3 }' "$log" | paste -sd' ' -)
+contains "$grant" '(^| )security_capable( |$)' "percred-grant's table names security_capable"
+contains "$grant" '(^| )cap_capable( |$)' "... and cap_capable, where percred's check is inlined"
+
+plan "$tap_count"
+[ "$tap_failed" = 0 ]
