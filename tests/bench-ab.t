@@ -167,5 +167,30 @@ contains "$(bench/ab-table "$tmp/A" "$tmp/D")" '^\| kill \| percred-grant \| 1 \
 is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order"
 contains "$(echo "$table" | sed -n 3p)" '^\| kill \| stock-allowed' "... stock first"
 
+# bench/ab-profile on made-up profiles: PROFILE RUN INSNS - kill's
+# percred-grant check with INSNS in usercaps_percred_capable.
+profile() {
+	mkdir -p "$tmp/$1/profile"
+	printf '# made up\nfunction\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n%s\n%s\n%s\n' \
+		"cap_capable	12.00	3.00	0.00	2.00	1.00	0.00" \
+		"usercaps_percred_capable	$2	4.00	0.00	2.00	1.00	0.00" \
+		"total	$(awk -v x="$2" 'BEGIN { printf "%.2f", 12 + x }')	7.00	0.00	4.00	2.00	0.00" >"$tmp/$1/profile/kill-percred-grant.tsv"
+}
+profile A 8.00
+profile B 5.00
+rc=0
+table=$(bench/ab-profile "$tmp/A" "$tmp/A" 2>&1) || rc=$?
+is "$rc" 0 "bench/ab-profile A A"
+is "$(echo "$table" | awk -F'|' '/^\| [a-z]/ && !/function/ { gsub(/ /, ""); print $5 }' | sort -u)" "+0.00" \
+	"A against itself: 0 in every function and the total"
+table=$(bench/ab-profile "$tmp/A" "$tmp/B")
+contains "$table" '^### kill-percred-grant: instructions per check' "A against B: a table per workload and configuration"
+is "$(echo "$table" | grep '^| [a-z]' | grep -v function | paste -sd' ' -)" \
+	"| usercaps_percred_capable | 8.00 | 5.00 | -3.00 | | cap_capable | 12.00 | 12.00 | +0.00 | | total | 20.00 | 17.00 | -3.00 |" \
+	"... the function that changed first, B - A, the total last"
+ab --plan --profile HEAD HEAD
+contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" --mode icount,profile$' \
+	"--profile: the plugin's profile in the same bench/run"
+
 plan "$tap_count"
 [ "$tap_failed" = 0 ]
