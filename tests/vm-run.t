@@ -26,7 +26,7 @@ tmp=$(mktemp -d)
 odd=("$(mktemp -d /tmp/vm-run.XXXXXX)" "$(mktemp -d /root/.vm-run.XXXXXX)" "$tmp/a dir, odd")
 trap 'rm -rf "$tmp" "${odd[0]}" "${odd[1]}"' EXIT
 
-for bad in "--qemu-arg" "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent"; do
+for bad in "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent"; do
 	rc=0
 	run_vm out err $bad -- true || rc=$?
 	if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q '^vm/run: '; then
@@ -38,6 +38,9 @@ done
 rc=0
 run_vm out err || rc=$?
 is "$rc" 125 "refuses to run without a command"
+rc=0
+run_vm out err --qemu-arg || rc=$?
+is "$rc:$err" "125:vm/run: --qemu-arg needs a value (see --help)" "refuses --qemu-arg without a value"
 
 mkdir -m 0777 "$tmp/share"
 rc=0
