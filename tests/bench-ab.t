@@ -192,5 +192,43 @@ ab --plan --profile HEAD HEAD
 contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" --mode icount,profile$' \
 	"--profile: the plugin's profile in the same bench/run"
 
+# bench/ab-seed on a made-up built root: its paths rewritten, mtimes kept.
+from=$tmp/seed/aaaaaaaaaaaa to=$tmp/seed/bbbbbbbbbbbb
+mkdir -p "$from/linux/security" "$from/build/arch/x86/boot" "$from/build/security"
+echo obj-y += commoncap.o >"$from/linux/Makefile"
+echo 'int x;' >"$from/linux/security/commoncap.c"
+echo bzImage >"$from/build/arch/x86/boot/bzImage"
+printf 'source_security/commoncap.o := %s\ndeps_security/commoncap.o := %s\n' \
+	"$from/linux/security/commoncap.c" "$from/linux/include/linux/usercaps.h" >"$from/build/security/.commoncap.o.cmd"
+printf '\177ELF %s\0' "$from" >"$from/build/security/commoncap.o"
+ln -s "$from/linux" "$from/build/source"
+echo stamp >"$from/source-stamp"
+touch -d 2001-01-01 "$from/linux/security/commoncap.c"
+rc=0
+out=$(bench/ab-seed "$from" "$to" 2>&1) || rc=$?
+is "$rc" 0 "bench/ab-seed copies a built root"
+is "$(grep -rlF "$from" "$to/build/security/.commoncap.o.cmd")" "" "... its dependency lists name the copy's sources, not the original's"
+contains "$(cat "$to/build/security/.commoncap.o.cmd")" "^deps_security/commoncap.o := $to/linux/include/linux/usercaps.h\$" "... every line of them"
+is "$(readlink "$to/build/source")" "$to/linux" "... build/source points at the copy's tree"
+is "$(stat -c %Y "$to/linux/security/commoncap.c")" "$(stat -c %Y "$from/linux/security/commoncap.c")" \
+	"... mtimes kept, so that make rebuilds only what the side changes"
+is "$(cat "$to/source-stamp")" stamp "... with the tree's stamp"
+rc=0
+out=$(bench/ab-seed "$from" "$to" 2>&1) || rc=$?
+is "$out:$rc" "bench/ab-seed: $to already has a tree:1" "a root with a tree of its own is not overwritten"
+rm -rf "$to"
+# A sed that rewrites nothing stands for any path the copy misses.
+mkdir -p "$tmp/nosed"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/nosed/sed"
+chmod +x "$tmp/nosed/sed"
+rc=0
+out=$(PATH=$tmp/nosed:$PATH bench/ab-seed "$from" "$to" 2>&1) || rc=$?
+contains "$out" "^bench/ab-seed: $from's paths are left in " "a copy that cannot rewrite every path is refused"
+ok "$([ "$rc" = 1 ] && [ ! -e "$to/build" ] && [ ! -e "$to/linux" ] && [ ! -e "$to/build.seed" ]; echo $?)" \
+	"... and nothing of it is left"
+rc=0
+out=$(bench/ab-seed "$tmp/seed/none" "$to" 2>&1) || rc=$?
+is "$out:$rc" "bench/ab-seed: no root at '$tmp/seed/none':1" "no root to copy: refused"
+
 plan "$tap_count"
 [ "$tap_failed" = 0 ]
