@@ -51,6 +51,7 @@ for run in 1 2; do
 	boot "icount-run$run-stock" stock
 	boot "icount-run$run-commoncap" commoncap
 	boot "icount-run$run-percred" percred
+	boot "icount-run$run-cached" cached
 	nsop "icount-run$run-stock" stock-allowed kill 1000 1000 1000
 	nsop "icount-run$run-stock" stock-denied kill 800 800 800
 	nsop "icount-run$run-stock" stock-root kill 1000 1000 1000
@@ -73,6 +74,11 @@ for run in 1 2; do
 		echo "kill percred-deny-owner $rep 1000000 810400000 810.4" >>"$run_dir/raw/icount-run$run-percred/nsop.dat"
 	done
 	nsop "icount-run$run-percred" percred-grant ioprio 624 624 624
+	# cached grant +50.5: 50 when rounded to a whole instruction.
+	for rep in 1 2 3; do
+		echo "kill cached-grant $rep 1000000 1050500000 1050.5" >>"$run_dir/raw/icount-run$run-cached/nsop.dat"
+	done
+	checks "icount-run$run-cached" cached-grant kill 1
 	for config in stock-allowed stock-denied stock-root; do checks "icount-run$run-stock" $config kill 1; done
 	for config in commoncap-allowed commoncap-denied commoncap-root; do
 		checks "icount-run$run-commoncap" $config kill 1
@@ -115,6 +121,8 @@ contains "$md" 'percred deny-never \(the default policy\) <= 2: \*\*missed\*\*: 
 contains "$md" 'deny-others .* <= 10: \*\*missed\*\*: kill percred-deny-owner 10.400 \(' \
 	"percred deny-others: 10.4 misses <= 10 (unrounded), deny-group's 10 meets it"
 contains "$md" 'root 0 \(within .*\): met' "root: 0"
+contains "$md" 'cached grant \(one supplementary group, the granted one\) <= 50: \*\*missed\*\*: kill cached-grant 50.500 \(' \
+	"cached grant +50.5 misses <= 50 (unrounded)"
 contains "$md" '\| stock-denied \| 1 \|' "a count of 0.999 checks a call is shown as 1"
 contains "$md" 'percred-grant \| 9.00 \(8.00 to 10.00\)' "the per-check table shows the boots' range"
 contains "$md" 'at least 100 ms of guest time: every one did' "every repeat lasted 100 ms"
