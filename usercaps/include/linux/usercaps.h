@@ -117,19 +117,20 @@ static __always_inline int usercaps_percred_capable(const struct cred *cred,
  * @cred: The credential being checked (not necessarily current's)
  * @cap: The capability, not in @cred's effective set
  *
- * Costs two patched-out jumps unless usercaps is enabled with lsm=. In
- * percred mode the decision is inline; the naive and cached modes call
+ * Costs one patched-out jump unless usercaps is enabled with lsm=. Once
+ * enabled, percred mode's test of usercaps_percred is a no-op and its
+ * decision is inline; the naive and cached modes jump past it and call
  * out of line.
  *
  * Return: 0 if usercaps grants @cap to @cred, -EPERM otherwise.
  */
 static __always_inline int usercaps_capable(const struct cred *cred, int cap)
 {
-	if (static_branch_unlikely(&usercaps_percred))
+	if (!static_branch_unlikely(&usercaps_enabled))
+		return -EPERM;
+	if (static_branch_likely(&usercaps_percred))
 		return usercaps_percred_capable(cred, cap);
-	if (static_branch_unlikely(&usercaps_enabled))
-		return usercaps_cred_capable(cred, cap);
-	return -EPERM;
+	return usercaps_cred_capable(cred, cap);
 }
 
 #else

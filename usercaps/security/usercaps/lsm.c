@@ -82,14 +82,15 @@ MODULE_PARM_DESC(mode, "where checks read the policy: naive, cached or percred (
  * usercaps_enable - Let capability checks ask usercaps
  *
  * Called once the policy files exist. Enabling a static key patches every
- * CPU's text, which orders everything set up before it before any check.
+ * CPU's text, which orders everything set up before it before any check;
+ * usercaps_percred goes first, so that no check sees percred mode's
+ * policy through the other modes' path.
  */
 void __init usercaps_enable(void)
 {
 	if (usercaps_mode == USERCAPS_MODE_PERCRED)
 		static_branch_enable(&usercaps_percred);
-	else
-		static_branch_enable(&usercaps_enabled);
+	static_branch_enable(&usercaps_enabled);
 }
 
 /**

@@ -21,7 +21,7 @@
 
 #include "usercaps.h"
 
-/* Enabled instead of usercaps_enabled in percred mode. */
+/* Enabled, before usercaps_enabled, in percred mode only. */
 DEFINE_STATIC_KEY_FALSE_RO(usercaps_percred);
 
 /* Whether any credential but root's may hold each capability. */
