@@ -94,32 +94,6 @@ void __init usercaps_enable(void)
 }
 
 /**
- * usercaps_cred_capable - Whether usercaps grants a capability
- * @cred: The credential being checked, not necessarily current's
- * @cap: A capability not in @cred's effective set
- *
- * Called by usercaps_capable() from cap_capable(), in any context, in
- * naive and cached modes.
- * A 0 return is handled as for a capability in the effective set:
- * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
- * nothing; usercaps_allow() has the rules that apply to every grant.
- *
- * Return: 0 if granted, -EPERM otherwise.
- */
-int usercaps_cred_capable(const struct cred *cred, int cap)
-{
-	struct usercaps_entry entry;
-
-	if (!usercaps_cred_eligible(cred, cap))
-		return -EPERM;
-	usercaps_policy_get(cap, &entry);
-	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
-				   cred->group_info))
-		return -EPERM;
-	return usercaps_allow(cred, cap);
-}
-
-/**
  * usercaps_init - Set up the policy of an LSM enabled with lsm=
  *
  * The policy starts in its default state, which grants nothing; checks

@@ -17,6 +17,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/usercaps.h>
 
 #include "usercaps.h"
 
@@ -124,6 +125,63 @@ void usercaps_policy_get(int cap, struct usercaps_entry *entry)
 	preempt_disable();
 	*entry = rcu_dereference_sched(usercaps_table)->caps[cap];
 	preempt_enable();
+}
+
+/**
+ * usercaps_naive_capable - Decide from the capability file's inode
+ * @cred: The credential being checked
+ * @cap: The capability
+ *
+ * The check of the 2005 patch: the inode's fields, read one by one at
+ * every check, may mix the values from before and after a concurrent
+ * chmod or chown.
+ *
+ * Return: 0 if granted, -EPERM otherwise.
+ */
+static int usercaps_naive_capable(const struct cred *cred, int cap)
+{
+	struct usercaps_entry entry;
+
+	usercaps_policy_get(cap, &entry);
+	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
+				   cred->group_info))
+		return -EPERM;
+	return usercaps_allow(cred, cap);
+}
+
+/**
+ * usercaps_cred_capable - Whether usercaps grants a capability
+ * @cred: The credential being checked, not necessarily current's
+ * @cap: A capability not in @cred's effective set, which the policy may
+ *       grant to someone
+ *
+ * Called by usercaps_capable() from cap_capable(), in any context, in
+ * naive and cached modes. Cached mode decides here, on the published
+ * table's entry in place, with preemption disabled as the read section
+ * (see usercaps_policy_get()).
+ * A 0 return is handled as for a capability in the effective set:
+ * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
+ * nothing; usercaps_allow() has the rules that apply to every grant.
+ *
+ * Return: 0 if granted, -EPERM otherwise.
+ */
+int usercaps_cred_capable(const struct cred *cred, int cap)
+{
+	const struct usercaps_entry *entry;
+	bool grants;
+
+	if (!usercaps_cred_eligible(cred, cap))
+		return -EPERM;
+	if (usercaps_mode == USERCAPS_MODE_NAIVE)
+		return usercaps_naive_capable(cred, cap);
+	preempt_disable();
+	entry = &rcu_dereference_sched(usercaps_table)->caps[cap];
+	grants = usercaps_entry_grants(entry, cred->fsuid, cred->fsgid,
+				       cred->group_info);
+	preempt_enable();
+	if (!grants)
+		return -EPERM;
+	return usercaps_allow(cred, cap);
 }
 
 /**
