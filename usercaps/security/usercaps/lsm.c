@@ -25,6 +25,9 @@
 /* Turned on once the capability files exist; see usercaps_init_securityfs. */
 DEFINE_STATIC_KEY_FALSE_RO(usercaps_enabled);
 
+/* Turned on with usercaps_enabled in naive mode: checks read the inode. */
+DEFINE_STATIC_KEY_FALSE_RO(usercaps_naive);
+
 bool usercaps_initialized __ro_after_init;
 
 const char *const usercaps_mode_names[USERCAPS_MODE_COUNT] = {
@@ -83,13 +86,15 @@ MODULE_PARM_DESC(mode, "where checks read the policy: naive, cached or percred (
  *
  * Called once the policy files exist. Enabling a static key patches every
  * CPU's text, which orders everything set up before it before any check;
- * usercaps_percred goes first, so that no check sees percred mode's
- * policy through the other modes' path.
+ * the mode's own key goes first, so that no check sees the policy
+ * through another mode's path.
  */
 void __init usercaps_enable(void)
 {
 	if (usercaps_mode == USERCAPS_MODE_PERCRED)
 		static_branch_enable(&usercaps_percred);
+	if (usercaps_mode == USERCAPS_MODE_NAIVE)
+		static_branch_enable(&usercaps_naive);
 	static_branch_enable(&usercaps_enabled);
 }
 

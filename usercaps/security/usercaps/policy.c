@@ -25,10 +25,13 @@
  * struct usercaps_table - The policy of every capability, as published
  * @rcu: Frees a table that was replaced, once no reader can see it
  * @caps: One entry per capability, indexed by CAP_*
+ * @grantees: usercaps_grantees() of each entry, computed once when it is
+ *            published instead of at every check
  */
 struct usercaps_table {
 	struct rcu_head rcu;
 	struct usercaps_entry caps[CAP_LAST_CAP + 1];
+	u8 grantees[CAP_LAST_CAP + 1];
 };
 
 /*
@@ -101,10 +104,11 @@ struct inode *usercaps_policy_inode(int cap)
  * @cap: The capability
  * @entry: Where to store its owner, group and mode
  *
- * Called from capability checks, in any context: allocates nothing, takes
- * no lock, does not sleep and writes no shared memory. In naive mode the three fields are
- * read one by one and may mix the values from before and after a
- * concurrent chmod or chown; in cached mode they come from one table.
+ * Called from naive mode's checks, in any context: allocates nothing,
+ * takes no lock, does not sleep and writes no shared memory. In naive
+ * mode the three fields are read one by one and may mix the values from
+ * before and after a concurrent chmod or chown; in the other modes they
+ * come from one table.
  */
 void usercaps_policy_get(int cap, struct usercaps_entry *entry)
 {
@@ -134,14 +138,17 @@ void usercaps_policy_get(int cap, struct usercaps_entry *entry)
  *
  * The check of the 2005 patch: the inode's fields, read one by one at
  * every check, may mix the values from before and after a concurrent
- * chmod or chown.
+ * chmod or chown. Out of line so that its frame (the entry it copies is
+ * on the stack, behind the stack protector) is not cached mode's.
  *
  * Return: 0 if granted, -EPERM otherwise.
  */
-static int usercaps_naive_capable(const struct cred *cred, int cap)
+static noinline int usercaps_naive_capable(const struct cred *cred, int cap)
 {
 	struct usercaps_entry entry;
 
+	if (!usercaps_cred_eligible(cred, cap))
+		return -EPERM;
 	usercaps_policy_get(cap, &entry);
 	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
 				   cred->group_info))
@@ -157,8 +164,9 @@ static int usercaps_naive_capable(const struct cred *cred, int cap)
  *
  * Called by usercaps_capable() from cap_capable(), in any context, in
  * naive and cached modes. Cached mode decides here, on the published
- * table's entry in place, with preemption disabled as the read section
- * (see usercaps_policy_get()).
+ * table in place, with preemption disabled as the read section (see
+ * usercaps_policy_get()): the class that applies to @cred, against the
+ * classes the entry grants, computed when it was published.
  * A 0 return is handled as for a capability in the effective set:
  * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
  * nothing; usercaps_allow() has the rules that apply to every grant.
@@ -167,17 +175,18 @@ static int usercaps_naive_capable(const struct cred *cred, int cap)
  */
 int usercaps_cred_capable(const struct cred *cred, int cap)
 {
-	const struct usercaps_entry *entry;
-	bool grants;
+	const struct usercaps_table *table;
+	unsigned int grants;
 
+	if (static_branch_unlikely(&usercaps_naive))
+		return usercaps_naive_capable(cred, cap);
 	if (!usercaps_cred_eligible(cred, cap))
 		return -EPERM;
-	if (usercaps_mode == USERCAPS_MODE_NAIVE)
-		return usercaps_naive_capable(cred, cap);
 	preempt_disable();
-	entry = &rcu_dereference_sched(usercaps_table)->caps[cap];
-	grants = usercaps_entry_grants(entry, cred->fsuid, cred->fsgid,
-				       cred->group_info);
+	table = rcu_dereference_sched(usercaps_table);
+	grants = usercaps_entry_class(&table->caps[cap], cred->fsuid,
+				      cred->fsgid, cred->group_info) &
+		 table->grantees[cap];
 	preempt_enable();
 	if (!grants)
 		return -EPERM;
@@ -257,6 +266,7 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 	now.owner = inode->i_uid;
 	now.group = inode->i_gid;
 	new->caps[cap] = now;
+	new->grantees[cap] = usercaps_grantees(&now);
 	old = rcu_replace_pointer(usercaps_table, new,
 				  lockdep_is_held(&usercaps_table_lock));
 	usercaps_percred_publish(cap, &now);

@@ -8,6 +8,7 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
@@ -28,6 +29,7 @@ enum usercaps_mode {
 };
 
 extern enum usercaps_mode usercaps_mode;
+DECLARE_STATIC_KEY_FALSE(usercaps_naive);
 extern const char *const usercaps_mode_names[USERCAPS_MODE_COUNT];
 extern bool usercaps_initialized;
 

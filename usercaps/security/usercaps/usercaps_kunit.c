@@ -128,6 +128,40 @@ static void usercaps_test_supplementary_groups(struct kunit *test)
 	put_group_info(groups);
 }
 
+/*
+ * Cached mode decides by the class that applies against the classes the
+ * entry grants, computed when it is published: the same decision as the
+ * mode bits', for every mode, owner and credential.
+ */
+static void usercaps_test_class_against_grantees(struct kunit *test)
+{
+	static const unsigned int ids[][2] = {
+		{ ROOT, ROOT }, { ROOT, GROUP }, { OWNER, ROOT },
+		{ OWNER, GROUP }, { USER, GROUP }, { USER, USER },
+	};
+	static const unsigned int owners[] = { ROOT, OWNER };
+	struct usercaps_entry e;
+	unsigned int mode, o, i, class;
+	kuid_t uid;
+	kgid_t gid;
+
+	for (mode = 0; mode <= 0777; mode++) {
+		for (o = 0; o < ARRAY_SIZE(owners); o++) {
+			e = entry(owners[o], GROUP, mode);
+			for (i = 0; i < ARRAY_SIZE(ids); i++) {
+				uid = KUIDT_INIT(ids[i][0]);
+				gid = KGIDT_INIT(ids[i][1]);
+				class = usercaps_entry_class(&e, uid, gid, NULL);
+				KUNIT_EXPECT_EQ_MSG(test,
+						    !!(class & usercaps_grantees(&e)),
+						    grants(e, ids[i][0], ids[i][1]),
+						    "mode %04o owner %u ids %u:%u",
+						    mode, owners[o], ids[i][0], ids[i][1]);
+			}
+		}
+	}
+}
+
 static void usercaps_test_other(struct kunit *test)
 {
 	struct usercaps_entry e = entry(OWNER, GROUP, 0001);
@@ -267,6 +301,7 @@ static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_group_bits_win),
 	KUNIT_CASE(usercaps_test_supplementary_groups),
 	KUNIT_CASE(usercaps_test_other),
+	KUNIT_CASE(usercaps_test_class_against_grantees),
 	KUNIT_CASE(usercaps_test_only_execute_bits),
 	KUNIT_CASE(usercaps_test_default_state),
 	KUNIT_CASE(usercaps_test_bounding_set),
