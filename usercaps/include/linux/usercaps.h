@@ -43,7 +43,7 @@ DECLARE_STATIC_KEY_FALSE(usercaps_enabled);
 DECLARE_STATIC_KEY_FALSE(usercaps_percred);
 DECLARE_TRACEPOINT(usercaps_grant);
 
-extern u8 usercaps_may_grant[CAP_LAST_CAP + 1];
+extern u64 usercaps_may_grant;
 extern u64 usercaps_generation;
 extern unsigned int usercaps_cred_offset;
 
@@ -117,9 +117,9 @@ static __always_inline int usercaps_percred_capable(const struct cred *cred,
  *
  * Costs one patched-out jump unless usercaps is enabled with lsm=. Once
  * enabled, a capability that nobody holds through usercaps is refused at
- * the next test, before any call or RCU read section: its byte in
- * usercaps_may_grant is 0 (naive mode, which reads the inode at every
- * check, keeps every byte at 1). Then percred mode's test of
+ * the next test, before any call or RCU read section: its bit in
+ * usercaps_may_grant is clear (naive mode, which reads the inode at every
+ * check, keeps every bit set). Then percred mode's test of
  * usercaps_percred is a no-op and its decision is inline; the naive and
  * cached modes jump past it and call out of line.
  *
@@ -129,7 +129,7 @@ static __always_inline int usercaps_capable(const struct cred *cred, int cap)
 {
 	if (!static_branch_unlikely(&usercaps_enabled))
 		return -EPERM;
-	if (likely(!READ_ONCE(usercaps_may_grant[cap])))
+	if (likely(!(READ_ONCE(usercaps_may_grant) & BIT_ULL(cap))))
 		return -EPERM;
 	if (static_branch_likely(&usercaps_percred))
 		return usercaps_percred_capable(cred, cap);

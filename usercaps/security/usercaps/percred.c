@@ -91,16 +91,19 @@ int usercaps_percred_refill(const struct cred *cred, int cap)
  * @entry: Its new owner, group and mode, already published in the table
  *
  * Called with the policy's writer lock held, in every mode. A revocation
- * clears the capability's may-grant byte before the generation moves, so
- * a check that reads the byte after the change refuses without looking
- * further; a check that reads the byte before it still finds every cache
- * stale, or in cached mode reads the table.
+ * clears the capability's may-grant bit before the generation moves, so
+ * a check that reads the bit after the change refuses without looking
+ * further; a check that reads the bit before it still finds every cache
+ * stale, or in cached mode reads the table. Only writers, under the lock,
+ * change the word.
  */
 void usercaps_percred_publish(int cap, const struct usercaps_entry *entry)
 {
-	WRITE_ONCE(usercaps_may_grant[cap],
-		   usercaps_mode == USERCAPS_MODE_NAIVE ||
-		   usercaps_grantees(entry) != 0);
+	u64 may_grant = usercaps_may_grant & ~BIT_ULL(cap);
+
+	if (usercaps_mode == USERCAPS_MODE_NAIVE || usercaps_grantees(entry))
+		may_grant |= BIT_ULL(cap);
+	WRITE_ONCE(usercaps_may_grant, may_grant);
 	/* Pairs with the acquire in usercaps_percred_fill(). */
 	smp_store_release(&usercaps_generation, usercaps_generation + 1);
 }

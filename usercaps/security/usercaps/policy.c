@@ -43,11 +43,13 @@ static struct usercaps_table __rcu *usercaps_table;
 static DEFINE_MUTEX(usercaps_table_lock);
 
 /*
- * Whether any credential but root's may hold each capability: 0 refuses
- * at the first test of a check (usercaps_capable()). Naive mode reads the
- * inode at every check, as the 2005 patch did, and keeps every byte at 1.
+ * Bit CAP_* set if any credential but root's may hold that capability: a
+ * clear bit refuses at the first test of a check (usercaps_capable()).
+ * One word, so that the test is a load and a bit test of the capability
+ * already in a register. Naive mode reads the inode at every check, as
+ * the 2005 patch did, and keeps every bit set.
  */
-u8 usercaps_may_grant[CAP_LAST_CAP + 1] __read_mostly;
+u64 usercaps_may_grant __read_mostly;
 
 /*
  * The capability files' inodes, for naive mode. Set before the static key
@@ -72,8 +74,9 @@ int __init usercaps_policy_init(void)
 		table->caps[cap].mode = USERCAPS_DEFAULT_MODE;
 		table->caps[cap].owner = GLOBAL_ROOT_UID;
 		table->caps[cap].group = GLOBAL_ROOT_GID;
-		usercaps_may_grant[cap] = usercaps_mode == USERCAPS_MODE_NAIVE;
 	}
+	if (usercaps_mode == USERCAPS_MODE_NAIVE)
+		usercaps_may_grant = GENMASK_ULL(CAP_LAST_CAP, 0);
 	RCU_INIT_POINTER(usercaps_table, table);
 	return 0;
 }

@@ -390,7 +390,7 @@ static u64 live_generation(void)
 
 static u8 live_may_grant(void)
 {
-	return READ_ONCE(usercaps_may_grant[LIVE_CAP]);
+	return !!(READ_ONCE(usercaps_may_grant) & BIT_ULL(LIVE_CAP));
 }
 
 /*
