@@ -43,7 +43,7 @@ DECLARE_STATIC_KEY_FALSE(usercaps_enabled);
 DECLARE_STATIC_KEY_FALSE(usercaps_percred);
 DECLARE_TRACEPOINT(usercaps_grant);
 
-extern u8 usercaps_may_grant[CAP_LAST_CAP + 1];
+extern u64 usercaps_may_grant;
 extern u64 usercaps_generation;
 extern unsigned int usercaps_cred_offset;
 
@@ -81,15 +81,15 @@ static __always_inline int usercaps_allow(const struct cred *cred, int cap)
 /**
  * usercaps_percred_capable - Ask the credential's decision cache
  * @cred: The credential being checked
- * @cap: The capability, not in @cred's effective set
+ * @cap: The capability, not in @cred's effective set, which the policy
+ *       grants to someone
  *
- * A capability that nobody holds through usercaps is refused at the first
- * test, before any call or RCU read section. Otherwise the decisions cached
- * for the current policy generation answer; a stale cache is filled by
- * usercaps_percred_refill(). A fill that races with this read stores the
- * decisions of a newer generation (see usercaps_percred_fill()), which a
- * check concurrent with that policy change may return as well: a cached
- * decision is never older than its generation.
+ * The decisions cached for the current policy generation answer; a stale
+ * cache is filled by usercaps_percred_refill(). A fill that races with
+ * this read stores the decisions of a newer generation (see
+ * usercaps_percred_fill()), which a check concurrent with that policy
+ * change may return as well: a cached decision is never older than its
+ * generation.
  *
  * Return: 0 if usercaps grants @cap to @cred, -EPERM otherwise.
  */
@@ -98,8 +98,6 @@ static __always_inline int usercaps_percred_capable(const struct cred *cred,
 {
 	const struct usercaps_cred_cache *cache;
 
-	if (likely(!READ_ONCE(usercaps_may_grant[cap])))
-		return -EPERM;
 	cache = cred->security + usercaps_cred_offset;
 	/* A tail call, so that cap_capable() keeps no frame for it. */
 	if (unlikely(READ_ONCE(cache->generation) !=
@@ -117,19 +115,25 @@ static __always_inline int usercaps_percred_capable(const struct cred *cred,
  * @cred: The credential being checked (not necessarily current's)
  * @cap: The capability, not in @cred's effective set
  *
- * Costs two patched-out jumps unless usercaps is enabled with lsm=. In
- * percred mode the decision is inline; the naive and cached modes call
- * out of line.
+ * Costs one patched-out jump unless usercaps is enabled with lsm=. Once
+ * enabled, a capability that nobody holds through usercaps is refused at
+ * the next test, before any call or RCU read section: its bit in
+ * usercaps_may_grant is clear (naive mode, which reads the inode at every
+ * check, keeps every bit set). Then percred mode's test of
+ * usercaps_percred is a no-op and its decision is inline; the naive and
+ * cached modes jump past it and call out of line.
  *
  * Return: 0 if usercaps grants @cap to @cred, -EPERM otherwise.
  */
 static __always_inline int usercaps_capable(const struct cred *cred, int cap)
 {
-	if (static_branch_unlikely(&usercaps_percred))
+	if (!static_branch_unlikely(&usercaps_enabled))
+		return -EPERM;
+	if (likely(!(READ_ONCE(usercaps_may_grant) & BIT_ULL(cap))))
+		return -EPERM;
+	if (static_branch_likely(&usercaps_percred))
 		return usercaps_percred_capable(cred, cap);
-	if (static_branch_unlikely(&usercaps_enabled))
-		return usercaps_cred_capable(cred, cap);
-	return -EPERM;
+	return usercaps_cred_capable(cred, cap);
 }
 
 #else

@@ -25,6 +25,9 @@
 /* Turned on once the capability files exist; see usercaps_init_securityfs. */
 DEFINE_STATIC_KEY_FALSE_RO(usercaps_enabled);
 
+/* Turned on with usercaps_enabled in naive mode: checks read the inode. */
+DEFINE_STATIC_KEY_FALSE_RO(usercaps_naive);
+
 bool usercaps_initialized __ro_after_init;
 
 const char *const usercaps_mode_names[USERCAPS_MODE_COUNT] = {
@@ -82,40 +85,17 @@ MODULE_PARM_DESC(mode, "where checks read the policy: naive, cached or percred (
  * usercaps_enable - Let capability checks ask usercaps
  *
  * Called once the policy files exist. Enabling a static key patches every
- * CPU's text, which orders everything set up before it before any check.
+ * CPU's text, which orders everything set up before it before any check;
+ * the mode's own key goes first, so that no check sees the policy
+ * through another mode's path.
  */
 void __init usercaps_enable(void)
 {
 	if (usercaps_mode == USERCAPS_MODE_PERCRED)
 		static_branch_enable(&usercaps_percred);
-	else
-		static_branch_enable(&usercaps_enabled);
-}
-
-/**
- * usercaps_cred_capable - Whether usercaps grants a capability
- * @cred: The credential being checked, not necessarily current's
- * @cap: A capability not in @cred's effective set
- *
- * Called by usercaps_capable() from cap_capable(), in any context, in
- * naive and cached modes.
- * A 0 return is handled as for a capability in the effective set:
- * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
- * nothing; usercaps_allow() has the rules that apply to every grant.
- *
- * Return: 0 if granted, -EPERM otherwise.
- */
-int usercaps_cred_capable(const struct cred *cred, int cap)
-{
-	struct usercaps_entry entry;
-
-	if (!usercaps_cred_eligible(cred, cap))
-		return -EPERM;
-	usercaps_policy_get(cap, &entry);
-	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
-				   cred->group_info))
-		return -EPERM;
-	return usercaps_allow(cred, cap);
+	if (usercaps_mode == USERCAPS_MODE_NAIVE)
+		static_branch_enable(&usercaps_naive);
+	static_branch_enable(&usercaps_enabled);
 }
 
 /**

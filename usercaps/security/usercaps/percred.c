@@ -9,9 +9,6 @@
  * every cache stale at once without visiting any credential. A check is
  * then a load and a compare (see usercaps_percred_capable()), whatever the
  * number of supplementary groups.
- *
- * A capability that nobody holds through usercaps costs even less: its
- * byte in usercaps_may_grant is 0 and the check stops there.
  */
 
 #include <linux/atomic.h>
@@ -21,11 +18,8 @@
 
 #include "usercaps.h"
 
-/* Enabled instead of usercaps_enabled in percred mode. */
+/* Enabled, before usercaps_enabled, in percred mode only. */
 DEFINE_STATIC_KEY_FALSE_RO(usercaps_percred);
-
-/* Whether any credential but root's may hold each capability. */
-u8 usercaps_may_grant[CAP_LAST_CAP + 1] __read_mostly;
 
 /* Moved on by every policy change; 0 is never a valid generation. */
 u64 usercaps_generation __read_mostly = 1;
@@ -96,14 +90,20 @@ int usercaps_percred_refill(const struct cred *cred, int cap)
  * @cap: The capability whose entry changed
  * @entry: Its new owner, group and mode, already published in the table
  *
- * Called with the policy's writer lock held. A revocation clears the
- * capability's byte before the generation moves, so a check that reads
- * the byte after the change refuses without looking further; a check
- * that reads the byte before it still finds every cache stale.
+ * Called with the policy's writer lock held, in every mode. A revocation
+ * clears the capability's may-grant bit before the generation moves, so
+ * a check that reads the bit after the change refuses without looking
+ * further; a check that reads the bit before it still finds every cache
+ * stale, or in cached mode reads the table. Only writers, under the lock,
+ * change the word.
  */
 void usercaps_percred_publish(int cap, const struct usercaps_entry *entry)
 {
-	WRITE_ONCE(usercaps_may_grant[cap], usercaps_grantees(entry) != 0);
+	u64 may_grant = usercaps_may_grant & ~BIT_ULL(cap);
+
+	if (usercaps_mode == USERCAPS_MODE_NAIVE || usercaps_grantees(entry))
+		may_grant |= BIT_ULL(cap);
+	WRITE_ONCE(usercaps_may_grant, may_grant);
 	/* Pairs with the acquire in usercaps_percred_fill(). */
 	smp_store_release(&usercaps_generation, usercaps_generation + 1);
 }

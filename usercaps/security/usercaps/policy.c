@@ -14,8 +14,10 @@
 #include <linux/fs.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/usercaps.h>
 
 #include "usercaps.h"
 
@@ -23,10 +25,13 @@
  * struct usercaps_table - The policy of every capability, as published
  * @rcu: Frees a table that was replaced, once no reader can see it
  * @caps: One entry per capability, indexed by CAP_*
+ * @grantees: usercaps_grantees() of each entry, computed once when it is
+ *            published instead of at every check
  */
 struct usercaps_table {
 	struct rcu_head rcu;
 	struct usercaps_entry caps[CAP_LAST_CAP + 1];
+	u8 grantees[CAP_LAST_CAP + 1];
 };
 
 /*
@@ -36,6 +41,15 @@ struct usercaps_table {
  */
 static struct usercaps_table __rcu *usercaps_table;
 static DEFINE_MUTEX(usercaps_table_lock);
+
+/*
+ * Bit CAP_* set if any credential but root's may hold that capability: a
+ * clear bit refuses at the first test of a check (usercaps_capable()).
+ * One word, so that the test is a load and a bit test of the capability
+ * already in a register. Naive mode reads the inode at every check, as
+ * the 2005 patch did, and keeps every bit set.
+ */
+u64 usercaps_may_grant __read_mostly;
 
 /*
  * The capability files' inodes, for naive mode. Set before the static key
@@ -61,6 +75,8 @@ int __init usercaps_policy_init(void)
 		table->caps[cap].owner = GLOBAL_ROOT_UID;
 		table->caps[cap].group = GLOBAL_ROOT_GID;
 	}
+	if (usercaps_mode == USERCAPS_MODE_NAIVE)
+		usercaps_may_grant = GENMASK_ULL(CAP_LAST_CAP, 0);
 	RCU_INIT_POINTER(usercaps_table, table);
 	return 0;
 }
@@ -91,10 +107,11 @@ struct inode *usercaps_policy_inode(int cap)
  * @cap: The capability
  * @entry: Where to store its owner, group and mode
  *
- * Called from capability checks, in any context: allocates nothing, takes
- * no lock and writes no shared memory. In naive mode the three fields are
- * read one by one and may mix the values from before and after a
- * concurrent chmod or chown; in cached mode they come from one table.
+ * Called from naive mode's checks, in any context: allocates nothing,
+ * takes no lock, does not sleep and writes no shared memory. In naive
+ * mode the three fields are read one by one and may mix the values from
+ * before and after a concurrent chmod or chown; in the other modes they
+ * come from one table.
  */
 void usercaps_policy_get(int cap, struct usercaps_entry *entry)
 {
@@ -107,9 +124,76 @@ void usercaps_policy_get(int cap, struct usercaps_entry *entry)
 		entry->group = READ_ONCE(inode->i_gid);
 		return;
 	}
-	rcu_read_lock();
-	*entry = rcu_dereference(usercaps_table)->caps[cap];
-	rcu_read_unlock();
+	/*
+	 * Disabling preemption is a read section of plain RCU too, which
+	 * kfree_rcu() waits for, and costs less than rcu_read_lock()'s
+	 * out-of-line calls with PREEMPT_RCU.
+	 */
+	preempt_disable();
+	*entry = rcu_dereference_sched(usercaps_table)->caps[cap];
+	preempt_enable();
+}
+
+/**
+ * usercaps_naive_capable - Decide from the capability file's inode
+ * @cred: The credential being checked
+ * @cap: The capability
+ *
+ * The check of the 2005 patch: the inode's fields, read one by one at
+ * every check, may mix the values from before and after a concurrent
+ * chmod or chown. Out of line so that its frame (the entry it copies is
+ * on the stack, behind the stack protector) is not cached mode's.
+ *
+ * Return: 0 if granted, -EPERM otherwise.
+ */
+static noinline int usercaps_naive_capable(const struct cred *cred, int cap)
+{
+	struct usercaps_entry entry;
+
+	if (!usercaps_cred_eligible(cred, cap))
+		return -EPERM;
+	usercaps_policy_get(cap, &entry);
+	if (!usercaps_entry_grants(&entry, cred->fsuid, cred->fsgid,
+				   cred->group_info))
+		return -EPERM;
+	return usercaps_allow(cred, cap);
+}
+
+/**
+ * usercaps_cred_capable - Whether usercaps grants a capability
+ * @cred: The credential being checked, not necessarily current's
+ * @cap: A capability not in @cred's effective set, which the policy may
+ *       grant to someone
+ *
+ * Called by usercaps_capable() from cap_capable(), in any context, in
+ * naive and cached modes. Cached mode decides here, on the published
+ * table in place, with preemption disabled as the read section (see
+ * usercaps_policy_get()): the class that applies to @cred, against the
+ * classes the entry grants, computed when it was published.
+ * A 0 return is handled as for a capability in the effective set:
+ * ns_capable() and friends set PF_SUPERPRIV on it, and commoncap audits
+ * nothing; usercaps_allow() has the rules that apply to every grant.
+ *
+ * Return: 0 if granted, -EPERM otherwise.
+ */
+int usercaps_cred_capable(const struct cred *cred, int cap)
+{
+	const struct usercaps_table *table;
+	unsigned int grants;
+
+	if (static_branch_unlikely(&usercaps_naive))
+		return usercaps_naive_capable(cred, cap);
+	if (!usercaps_cred_eligible(cred, cap))
+		return -EPERM;
+	preempt_disable();
+	table = rcu_dereference_sched(usercaps_table);
+	grants = usercaps_entry_class(&table->caps[cap], cred->fsuid,
+				      cred->fsgid, cred->group_info) &
+		 table->grantees[cap];
+	preempt_enable();
+	if (!grants)
+		return -EPERM;
+	return usercaps_allow(cred, cap);
 }
 
 /**
@@ -185,6 +269,7 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 	now.owner = inode->i_uid;
 	now.group = inode->i_gid;
 	new->caps[cap] = now;
+	new->grantees[cap] = usercaps_grantees(&now);
 	old = rcu_replace_pointer(usercaps_table, new,
 				  lockdep_is_held(&usercaps_table_lock));
 	usercaps_percred_publish(cap, &now);

@@ -8,8 +8,10 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 /**
  * enum usercaps_mode - Where a capability check reads the policy from
@@ -27,6 +29,7 @@ enum usercaps_mode {
 };
 
 extern enum usercaps_mode usercaps_mode;
+DECLARE_STATIC_KEY_FALSE(usercaps_naive);
 extern const char *const usercaps_mode_names[USERCAPS_MODE_COUNT];
 extern bool usercaps_initialized;
 
@@ -78,6 +81,62 @@ static inline unsigned int usercaps_entry_class(const struct usercaps_entry *ent
 	return USERCAPS_GRANTS_OTHER;
 }
 
+/* The decision of a check in naive and cached modes (decision.c). */
+
+/**
+ * usercaps_cred_eligible - Whether usercaps may grant a capability at all
+ * @cred: The credential being checked
+ * @cap: The capability
+ *
+ * Only a credential of the initial user namespace is eligible. The files
+ * in securityfs name users and groups of the initial namespace and say
+ * what they may do there; a process that entered a user namespace has
+ * the capabilities that namespace gave it, and a sandbox that created one
+ * to shed its privileges must not get them back from a host-wide policy.
+ * A grant still reaches child namespaces: cap_capable() walks from the
+ * target namespace up to the credential's own before asking usercaps.
+ *
+ * The bounding set limits usercaps as it limits file capabilities: a
+ * capability dropped from it is gone for good, whatever the policy.
+ *
+ * Return: true if @cred may be granted @cap by the policy.
+ */
+static inline bool usercaps_cred_eligible(const struct cred *cred, int cap)
+{
+	return cred->user_ns == &init_user_ns && cap_raised(cred->cap_bset, cap);
+}
+
+/**
+ * usercaps_entry_grants - Whether a capability file grants to a credential
+ * @entry: Owner, group and mode of the capability's file
+ * @fsuid: The credential's filesystem uid
+ * @fsgid: The credential's filesystem gid
+ * @groups: The credential's supplementary groups
+ *
+ * The execute bit of the class that applies (usercaps_entry_class())
+ * decides, even when another class would grant.
+ *
+ * The owner bits of a file owned by root never grant: root's capabilities
+ * are those of its capability sets, so that a root process that dropped
+ * them does not regain them through the default policy. Root is in the
+ * group and other classes like anyone: a file whose group or other bits
+ * grant gives its capability to a root process that dropped it too.
+ *
+ * Return: true if @entry grants its capability.
+ */
+static inline bool usercaps_entry_grants(const struct usercaps_entry *entry,
+					 kuid_t fsuid, kgid_t fsgid,
+					 const struct group_info *groups)
+{
+	/* usercaps_entry_class() written out: the checks of naive mode. */
+	if (uid_eq(fsuid, entry->owner))
+		return !uid_eq(entry->owner, GLOBAL_ROOT_UID) &&
+		       (entry->mode & 0100);
+	if (gid_eq(fsgid, entry->group) || groups_search(groups, entry->group))
+		return entry->mode & 0010;
+	return entry->mode & 0001;
+}
+
 /* audit.c */
 void usercaps_audit_change(int cap, const struct usercaps_entry *old,
 			   const struct usercaps_entry *new);
@@ -87,9 +146,6 @@ void __init usercaps_enable(void);
 
 /* decision.c */
 extern const char *const usercaps_class_names[3];
-bool usercaps_cred_eligible(const struct cred *cred, int cap);
-bool usercaps_entry_grants(const struct usercaps_entry *entry, kuid_t fsuid,
-			   kgid_t fsgid, const struct group_info *groups);
 unsigned int usercaps_grantees(const struct usercaps_entry *entry);
 bool usercaps_entry_is_default(const struct usercaps_entry *entry);
 u64 usercaps_cred_granted(const struct usercaps_entry *caps,

@@ -128,6 +128,40 @@ static void usercaps_test_supplementary_groups(struct kunit *test)
 	put_group_info(groups);
 }
 
+/*
+ * Cached mode decides by the class that applies against the classes the
+ * entry grants, computed when it is published: the same decision as the
+ * mode bits', for every mode, owner and credential.
+ */
+static void usercaps_test_class_against_grantees(struct kunit *test)
+{
+	static const unsigned int ids[][2] = {
+		{ ROOT, ROOT }, { ROOT, GROUP }, { OWNER, ROOT },
+		{ OWNER, GROUP }, { USER, GROUP }, { USER, USER },
+	};
+	static const unsigned int owners[] = { ROOT, OWNER };
+	struct usercaps_entry e;
+	unsigned int mode, o, i, class;
+	kuid_t uid;
+	kgid_t gid;
+
+	for (mode = 0; mode <= 0777; mode++) {
+		for (o = 0; o < ARRAY_SIZE(owners); o++) {
+			e = entry(owners[o], GROUP, mode);
+			for (i = 0; i < ARRAY_SIZE(ids); i++) {
+				uid = KUIDT_INIT(ids[i][0]);
+				gid = KGIDT_INIT(ids[i][1]);
+				class = usercaps_entry_class(&e, uid, gid, NULL);
+				KUNIT_EXPECT_EQ_MSG(test,
+						    !!(class & usercaps_grantees(&e)),
+						    grants(e, ids[i][0], ids[i][1]),
+						    "mode %04o owner %u ids %u:%u",
+						    mode, owners[o], ids[i][0], ids[i][1]);
+			}
+		}
+	}
+}
+
 static void usercaps_test_other(struct kunit *test)
 {
 	struct usercaps_entry e = entry(OWNER, GROUP, 0001);
@@ -267,6 +301,7 @@ static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_group_bits_win),
 	KUNIT_CASE(usercaps_test_supplementary_groups),
 	KUNIT_CASE(usercaps_test_other),
+	KUNIT_CASE(usercaps_test_class_against_grantees),
 	KUNIT_CASE(usercaps_test_only_execute_bits),
 	KUNIT_CASE(usercaps_test_default_state),
 	KUNIT_CASE(usercaps_test_bounding_set),
@@ -355,18 +390,22 @@ static u64 live_generation(void)
 
 static u8 live_may_grant(void)
 {
-	return READ_ONCE(usercaps_may_grant[LIVE_CAP]);
+	return !!(READ_ONCE(usercaps_may_grant) & BIT_ULL(LIVE_CAP));
 }
 
-/* Each change moves the generation by one and sets the may-grant byte. */
+/*
+ * Each change moves the generation by one and sets the may-grant byte,
+ * which naive mode keeps at 1.
+ */
 static void usercaps_test_publish(struct kunit *test)
 {
+	u8 revoked = usercaps_mode == USERCAPS_MODE_NAIVE;
 	u64 generation = live_generation();
 
 	KUNIT_EXPECT_EQ(test, live_may_grant(), 1);
 	KUNIT_ASSERT_EQ(test, live_chmod(0100), 0);
 	KUNIT_EXPECT_EQ(test, live_generation(), generation + 1);
-	KUNIT_EXPECT_EQ(test, live_may_grant(), 0);
+	KUNIT_EXPECT_EQ(test, live_may_grant(), revoked);
 	KUNIT_ASSERT_EQ(test, live_chmod(0001), 0);
 	KUNIT_EXPECT_EQ(test, live_generation(), generation + 2);
 	KUNIT_EXPECT_EQ(test, live_may_grant(), 1);
