@@ -2,7 +2,8 @@
 # bench/ab's driver, no kernel built: its options and refusals (unknown
 # revision, a harness changed in the working tree, a kernel root in use,
 # bad options) in a throwaway copy of this repository, through --plan;
-# and bench/ab-table on made-up runs, where A against itself gives 0.
+# bench/ab-table on made-up runs, where A against itself gives 0; and
+# bench/ab-prune on made-up kernel roots.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
@@ -38,6 +39,22 @@ kernel_of() {
 nothing_made() { # DESCRIPTION
 	is "$(ls "$USERCAPS_CACHE/ab" 2>/dev/null; ls "$repo/results" 2>/dev/null)" "" "$1"
 }
+# hold ROOT - hold ROOT's ab.lock in the background, as another bench/ab
+# would, until release. The holder is the sleep itself, so that killing it
+# frees the lock.
+hold() {
+	(exec 8>"$1/ab.lock" && flock 8 && exec sleep 60) >/dev/null 2>&1 &
+	holder=$!
+	for _ in $(seq 50); do
+		flock -n "$1/ab.lock" true || break
+		sleep 0.1
+	done
+}
+release() {
+	kill "$holder"
+	wait "$holder" 2>/dev/null || true
+	holder=
+}
 
 ab --help
 is "$rc" 0 "--help exits 0"
@@ -55,6 +72,13 @@ ab HEAD
 is "$out" "bench/ab: takes two revisions, A and B, not 1 (see --help)" "one revision is refused"
 ab "" HEAD
 is "$rc" 2 "an empty revision (make bench-ab without A=) is refused"
+USERCAPS_AB_KEEP=1 ab --plan HEAD HEAD
+is "$out:$rc" "bench/ab: USERCAPS_AB_KEEP takes a number of kernel roots, 2 or more, not '1' (see --help):2" \
+	"USERCAPS_AB_KEEP=1 is refused: a run keeps its own two roots"
+USERCAPS_AB_KEEP=x ab --plan HEAD HEAD
+is "$out:$rc" "bench/ab: USERCAPS_AB_KEEP takes a number of kernel roots, 2 or more, not 'x' (see --help):2" \
+	"... and so is USERCAPS_AB_KEEP=x"
+nothing_made "... before anything is made"
 
 ab --plan HEAD no-such-rev
 is "$rc" 1 "an unknown revision exits 1"
@@ -108,19 +132,11 @@ rm "$repo/usercaps/untracked.c"
 # A kernel root in use by another bench/ab: refused at once.
 ab --plan HEAD HEAD
 root=$USERCAPS_CACHE/ab/$(kernel_of A)
-# The holder is the sleep itself, so that killing it frees the lock.
-(exec 8>"$root/ab.lock" && flock 8 && exec sleep 60) >/dev/null 2>&1 &
-holder=$!
-for _ in $(seq 50); do
-	flock -n "$root/ab.lock" true || break
-	sleep 0.1
-done
+hold "$root"
 ab --plan HEAD HEAD
 is "$rc" 1 "a kernel root another bench/ab holds is refused"
 is "$out" "bench/ab: $root is in use by another bench/ab: wait for it to end" "... with a one-line error"
-kill "$holder"
-wait "$holder" 2>/dev/null || true
-holder=
+release
 ab --plan HEAD HEAD
 is "$rc" 0 "... and free again once it ends"
 
@@ -154,15 +170,16 @@ is "$rc" 0 "bench/ab-table A A"
 is "$(echo "$table" | awk -F'|' 'NR > 2 { gsub(/ /, ""); print $7, $10 }' | sort -u | paste -sd' ' -)" "+0.00 +0.00 +0.00 -" \
 	"A against itself: 0 per call and per check in every row (stock has no per-check figure)"
 table=$(bench/ab-table "$tmp/A" "$tmp/B")
-contains "$table" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1013.00 \| -7.00 \| 20.00 \| 13.00 \| \*\*-7.00\*\* \| 0.00 \|$' \
+is "$(table_row "$table" kill percred-grant)" "1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | **-7.00** | 0.00" \
 	"A against B: kill's fewest per call and added per check, B - A, in bold past the noise"
-contains "$table" '^\| ioprio \| percred-grant \| 2 \| 626.00 \| 626.00 \| \+0.00 \| 13.00 \| 13.00 \| \+0.00 \| 0.00 \|$' \
+is "$(table_row "$table" ioprio percred-grant)" "2 | 626.00 | 626.00 | +0.00 | 13.00 | 13.00 | +0.00 | 0.00" \
 	"... and the unchanged row 0"
 run C 1020.0 20.150 626.0
-contains "$(bench/ab-table "$tmp/A" "$tmp/C")" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1020.00 \| \+0.00 \| 20.00 \| 20.15 \| \+0.15 \| 0.00 \|$' \
-	"... not in bold under one instruction per call"
+is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/C")" kill percred-grant)" \
+	"1 | 1020.00 | 1020.00 | +0.00 | 20.00 | 20.15 | +0.15 | 0.00" "... not in bold under one instruction per call"
 run D 1013.0 13.000 626.0 1020.0
-contains "$(bench/ab-table "$tmp/A" "$tmp/D")" '^\| kill \| percred-grant \| 1 \| 1020.00 \| 1013.00 \| -7.00 \| 20.00 \| 13.00 \| -7.00 \| 7.00 \|$' \
+is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/D")" kill percred-grant)" \
+	"1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | -7.00 | 7.00" \
 	"... nor within the noise: how far B's median repeat is from its fewest"
 is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order"
 contains "$(echo "$table" | sed -n 3p)" '^\| kill \| stock-allowed' "... stock first"
@@ -229,6 +246,27 @@ ok "$([ "$rc" = 1 ] && [ ! -e "$to/build" ] && [ ! -e "$to/linux" ] && [ ! -e "$
 rc=0
 out=$(bench/ab-seed "$tmp/seed/none" "$to" 2>&1) || rc=$?
 is "$out:$rc" "bench/ab-seed: no root at '$tmp/seed/none':1" "no root to copy: refused"
+
+# bench/ab-prune on made-up roots: 00000000000N's kernel built N days
+# ago, the 4th in use, the 5th the run's own; the 7th without a kernel
+# for 2 days, the 8th without one made now; logs/ is no root.
+roots=$tmp/prune
+for n in 1 2 3 4 5 6; do
+	mkdir -p "$roots/00000000000$n/build/arch/x86/boot"
+	touch -d "$n days ago" "$roots/00000000000$n/build/arch/x86/boot/bzImage"
+done
+mkdir -p "$roots/000000000007/source" "$roots/000000000008/source" "$roots/logs"
+touch -d "2 days ago" "$roots/000000000007/source" "$roots/000000000007" "$roots/logs"
+hold "$roots/000000000004"
+rc=0
+out=$(bench/ab-prune "$roots" 3 "$roots/000000000005" 2>&1) || rc=$?
+release
+is "$out:$rc" "  pruned $roots/000000000003
+  pruned $roots/000000000006
+  pruned $roots/000000000007:0" \
+	"bench/ab-prune ROOTS 3 ROOT: a line per root removed, past the 3 built ones kept (the ROOT first)"
+is "$(ls "$roots" | paste -sd' ' -)" "000000000001 000000000002 000000000004 000000000005 000000000008 logs" \
+	"... the ROOT, the 2 newest others, the one in use, the one without a kernel made now, and logs/ remain"
 
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

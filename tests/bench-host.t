@@ -5,7 +5,7 @@
 # a variant, the credential blob, the boot rows or a goal computed wrong
 # shows here and not in a committed summary.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bench-lib.sh"
 cd "$repo_dir"
 
 tmp=$(mktemp -d)
@@ -66,24 +66,14 @@ contains "$out" "--boots takes a number" "bench/run refuses --boots 0"
 
 # A made-up run: every number below is chosen, so every result is known.
 run_dir=$tmp/results/20260101-000000-test
-mkdir -p "$run_dir/raw"
-cat >"$run_dir/meta" <<'META'
-run_id=20260101-000000-test
-status=complete
-git_commit=test
-kernel_release=6.1.0-test
-workloads=kill
-churn=fork-exec setgroups-1
-META
-# boot DIR KERNEL STACK BLOB - a boot's guest-meta, vm-meta and console.
+made_up_meta "$run_dir" workloads=kill "churn=fork-exec setgroups-1"
+# boot BOOT BLOB - a made-up boot whose console shows a credential blob
+# of BLOB bytes.
 boot() {
-	mkdir -p "$run_dir/raw/$1"
-	printf 'kernel=%s\nguest_kernel_version=#1\nguest_kernel_config_sha256=abc\n' "$2" \
-		>"$run_dir/raw/$1/guest-meta"
-	echo accel=icount >"$run_dir/raw/$1/vm-meta"
-	echo "[    0.136287] LSM: cred blob size       = $4" >"$run_dir/raw/$1/console.log"
+	made_up_boot "$run_dir" "$1"
+	echo "[    0.136287] LSM: cred blob size       = $2" >"$run_dir/raw/$1/console.log"
 }
-boot icount-run1-commoncap commoncap debian 16
+boot icount-run1-commoncap 16
 cat >"$run_dir/raw/icount-run1-commoncap/nsop.dat" <<'DAT'
 # workload config repeat iterations total_ns ns_per_op
 kill commoncap-allowed 1 10 10000 1000.0
@@ -103,7 +93,7 @@ cat >"$run_dir/raw/icount-run1-commoncap/checks.dat" <<'DAT'
 kill commoncap-allowed 1000 1002 2002 1.000
 kill commoncap-denied 1000 1002 2002 1.000
 DAT
-boot icount-run1-percred percred debian 32
+boot icount-run1-percred 32
 cat >"$run_dir/raw/icount-run1-percred/nsop.dat" <<'DAT'
 kill percred-grant 1 10 10150 1015.0
 kill percred-grant 2 10 10170 1017.0
@@ -117,9 +107,9 @@ cat >"$run_dir/raw/icount-run1-percred/churn.dat" <<'DAT'
 debian fork-exec percred-grant 1 2 1020000 510000.0
 debian setgroups-1 percred-grant 1 10 24000 2400.0
 DAT
-boot icount-run1-commoncap@bare commoncap bare 0
+boot icount-run1-commoncap@bare 0
 echo "bare fork-exec commoncap-allowed 1 2 1000000 500000.0" >"$run_dir/raw/icount-run1-commoncap@bare/churn.dat"
-boot icount-run1-percred@bare percred bare 16
+boot icount-run1-percred@bare 16
 echo "bare fork-exec percred-grant 1 2 1004000 502000.0" >"$run_dir/raw/icount-run1-percred@bare/churn.dat"
 for kernel in commoncap percred; do
 	mkdir -p "$run_dir/raw/boot-run1-$kernel"

@@ -5,35 +5,13 @@
 # of checks, a boot-to-boot range or a goal verdict computed wrong shows
 # here and not in a committed summary.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bench-lib.sh"
 cd "$repo_dir"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run_dir=$tmp/20260101-000000-test
-mkdir -p "$run_dir/raw"
-cat >"$run_dir/meta" <<'META'
-run_id=20260101-000000-test
-status=complete
-git_commit=test
-kernel_release=6.1.0-test
-stock_kernel_release=6.1.0-stock
-icount_runs=2
-icount_min_time_ms=100
-count_checks=1000
-workloads=kill ioprio
-churn=
-META
-# boot NAME KERNEL - a boot's guest-meta and vm-meta: two kernel images,
-# stock and usercaps.
-boot() {
-	local image=usercaps
-	[ "$2" != stock ] || image=stock
-	mkdir -p "$run_dir/raw/$1"
-	printf 'kernel=%s\nguest_kernel_version=#1 %s\nguest_kernel_config_sha256=%s\nguest_lsm=%s\n' \
-		"$2" "$image" "$image" "capability,$2" >"$run_dir/raw/$1/guest-meta"
-	echo accel=icount >"$run_dir/raw/$1/vm-meta"
-}
+made_up_meta "$run_dir" "workloads=kill ioprio" icount_min_time_ms=100
 # nsop NAME CONFIG WORKLOAD NS... - one repeat of a million calls per NS.
 nsop() {
 	local name=$1 config=$2 workload=$3 rep=0 ns
@@ -48,10 +26,7 @@ checks() {
 	echo "$3 $2 1000 $((1000 + $4 * 1000)) $((1000 + $4 * 2000)) $4.000" >>"$run_dir/raw/$1/checks.dat"
 }
 for run in 1 2; do
-	boot "icount-run$run-stock" stock
-	boot "icount-run$run-commoncap" commoncap
-	boot "icount-run$run-percred" percred
-	boot "icount-run$run-cached" cached
+	for kernel in stock commoncap percred cached; do made_up_boot "$run_dir" "icount-run$run-$kernel"; done
 	nsop "icount-run$run-stock" stock-allowed kill 1000 1000 1000
 	nsop "icount-run$run-stock" stock-denied kill 800 800 800
 	nsop "icount-run$run-stock" stock-root kill 1000 1000 1000

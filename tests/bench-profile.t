@@ -5,7 +5,7 @@
 # which fails the summary (status 3) when they differ by more than 2
 # instructions or a window was not exact.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bench-lib.sh"
 cd "$repo_dir"
 
 tmp=$(mktemp -d)
@@ -16,26 +16,10 @@ trap 'rm -rf "$tmp"' EXIT
 # figure is +15 per check; its profile total is GRANT_TOTAL against
 # stock's 118, and its session's interrupts took IRQ instructions.
 made_up_run() {
-	local run_dir=$1 grant=$2 mismatch=$3 irq=$4 name kernel image
-	mkdir -p "$run_dir/raw"
-	cat >"$run_dir/meta" <<'META'
-run_id=20260101-000000-test
-status=complete
-git_commit=test
-kernel_release=6.1.0-test
-stock_kernel_release=6.1.0-stock
-icount_runs=1
-count_checks=1000
-workloads=kill
-churn=
-META
-	for name in icount-run1-stock icount-run1-percred profile-run1-stock profile-run1-percred; do
-		kernel=${name##*-} image=usercaps
-		[ "$kernel" != stock ] || image=stock
-		mkdir -p "$run_dir/raw/$name"
-		printf 'kernel=%s\nguest_kernel_version=#1 %s\nguest_kernel_config_sha256=%s\n' \
-			"$kernel" "$image" "$image" >"$run_dir/raw/$name/guest-meta"
-		echo accel=icount >"$run_dir/raw/$name/vm-meta"
+	local run_dir=$1 grant=$2 mismatch=$3 irq=$4 boot
+	made_up_meta "$run_dir" workloads=kill
+	for boot in icount-run1-stock icount-run1-percred profile-run1-stock profile-run1-percred; do
+		made_up_boot "$run_dir" "$boot"
 	done
 	echo "kill stock-allowed 1 1000000 1000000000 1000.0" >"$run_dir/raw/icount-run1-stock/nsop.dat"
 	echo "kill stock-allowed 1000 2001 3002 1.000" >"$run_dir/raw/icount-run1-stock/checks.dat"
@@ -65,6 +49,12 @@ META
 	session_log profile-run1-percred percred-grant "$grant" "$irq" security_capable 60 cap_capable $((grant - 60))
 }
 
+# cross_check RUN - the cross-check row of RUN's summary.md: profile,
+# calls, icount, icount - profile, other work, verdict.
+cross_check() {
+	table_row "$(cat "$tmp/$1/summary.md")" kill percred-grant stock-allowed
+}
+
 made_up_run "$tmp/agree" 133 0 0
 rc=0
 out=$(bench/summarize "$tmp/agree" 2>&1) || rc=$?
@@ -77,7 +67,7 @@ is "$(grep -v '^#' "$tsv" | cut -f1,2 | tr '\t\n' ': ')" \
 contains "$(cat "$tsv")" '^# .*L1D misses: a model of 32 KiB, 8 ways' "... and says what the L1D model is"
 contains "$(cat "$tmp/agree/profile.csv")" '^kill,percred-grant,percred,grant,10,10,1,133,20,8,5,4,0\.2,133,133,' \
 	"profile.csv: one row of totals per workload and configuration"
-contains "$(cat "$tmp/agree/summary.md")" '^\| kill \| percred-grant \| stock-allowed \| 15\.00 \| 15\.00 \| 15\.00 \| \+0\.00 \| 0\.00 \| ok \|' \
+is "$(cross_check agree)" "15.00 | 15.00 | 15.00 | +0.00 | 0.00 | ok" \
 	"summary.md: the cross-check row, profile against icount"
 
 made_up_run "$tmp/off" 136 0 0
@@ -86,8 +76,7 @@ out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
 is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
 contains "$out" 'kill percred-grant: profile 18\.00, calls 18\.00, icount 15\.00' \
 	"... and names the row"
-contains "$(cat "$tmp/off/summary.md")" '\| 18\.00 \| 18\.00 \| 15\.00 \| -3\.00 \| 0\.00 \| \*\*differs\*\* \|' \
-	"... and summary.md shows it"
+is "$(cross_check off)" "18.00 | 18.00 | 15.00 | -3.00 | 0.00 | **differs**" "... and summary.md shows it"
 
 # The windows against the calls they lie in: a profile 3 above what
 # the whole calls say fails, whatever icount says.
@@ -105,8 +94,7 @@ sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6930/\16900/' \
 rc=0
 out=$(bench/summarize "$tmp/irq" 2>&1) || rc=$?
 is "$rc" 0 "the calls of a session that took an interrupt are not compared with its windows"
-contains "$(cat "$tmp/irq/summary.md")" '\| 15\.00 \| - \| 15\.00 \| \+0\.00 \| 3\.00 \| ok \|' \
-	"... and summary.md shows no calls figure"
+is "$(cross_check irq)" "15.00 | - | 15.00 | +0.00 | 3.00 | ok" "... and summary.md shows no calls figure"
 
 # 3 off, where a session took an interrupt (its calls are not compared):
 # still a failure when the two sessions' other work is the same ...
@@ -121,7 +109,7 @@ sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6960/\16990/' \
 rc=0
 out=$(bench/summarize "$tmp/other" 2>&1) || rc=$?
 is "$rc" 0 "3 off passes where the sessions' other work differs by 3 a check"
-contains "$(cat "$tmp/other/summary.md")" "\\| 18\\.00 \\| - \\| 15\\.00 \\| -3\\.00 \\| 3\\.00 \\| icount cannot tell \\|" \
+is "$(cross_check other)" "18.00 | - | 15.00 | -3.00 | 3.00 | icount cannot tell" \
 	"... and summary.md says icount cannot tell"
 
 made_up_run "$tmp/slot" 133 2 0

@@ -42,6 +42,16 @@ contains() {
 	fi
 }
 
+# table_row TEXT CELL... - the rest of the markdown table row in TEXT
+# that starts with the cells CELL..., as "cell | cell | cell".
+table_row() {
+	local text=$1 key
+	shift
+	key="| $(printf '%s | ' "$@")"
+	printf '%s\n' "$text" |
+		awk -v key="$key" 'index($0, key) == 1 { row = substr($0, length(key) + 1); sub(/ \|$/, "", row); print row }'
+}
+
 # bail_out REASON - stop the whole test run, prove reports it.
 bail_out() {
 	echo "Bail out! $*"
