@@ -89,14 +89,14 @@ is "$(per_check percred-root kill)" "stock-root 1 0.000 0.000 0.000" "root: agai
 is "$(grep -c '^[a-z]*,stock-' "$csv" || true)" 0 "the reference has no per-check row of its own"
 md=$(cat "$run_dir/summary.md")
 contains "$md" 'disabled \(commoncap\) vs stock <= 1: met' "commoncap's +1 meets <= 1 (unrounded)"
-contains "$md" 'percred grant <= 10: \*\*missed\*\*: ioprio percred-grant 12.000' \
+contains "$md" 'percred grant <= 10: \*\*missed\*\* by 2.000: ioprio percred-grant 12.000' \
 	"percred grant: ioprio's 12 misses, kill's 9 does not"
-contains "$md" 'percred deny-never \(the default policy\) <= 2: \*\*missed\*\*: kill percred-deny 3.000' \
+contains "$md" 'percred deny-never \(the default policy\) <= 2: \*\*missed\*\* by 1.000: kill percred-deny 3.000' \
 	"percred deny-never: 3 misses 2"
-contains "$md" 'deny-others .* <= 10: \*\*missed\*\*: kill percred-deny-owner 10.400 \(' \
+contains "$md" 'deny-others .* <= 10: \*\*missed\*\* by 0.400: kill percred-deny-owner 10.400 \(' \
 	"percred deny-others: 10.4 misses <= 10 (unrounded), deny-group's 10 meets it"
 contains "$md" 'root 0 \(within .*\): met' "root: 0"
-contains "$md" 'cached grant \(one supplementary group, the granted one\) <= 50: \*\*missed\*\*: kill cached-grant 50.500 \(' \
+contains "$md" 'cached grant \(one supplementary group, the granted one\) <= 50: \*\*missed\*\* by 0.500: kill cached-grant 50.500 \(' \
 	"cached grant +50.5 misses <= 50 (unrounded)"
 contains "$md" '\| stock-denied \| 1 \|' "a count of 0.999 checks a call is shown as 1"
 contains "$md" 'percred-grant \| 9.00 \(8.00 to 10.00\)' "the per-check table shows the boots' range"
