@@ -107,11 +107,11 @@ struct inode *usercaps_policy_inode(int cap)
  * @cap: The capability
  * @entry: Where to store its owner, group and mode
  *
- * Called from naive mode's checks, in any context: allocates nothing,
- * takes no lock, does not sleep and writes no shared memory. In naive
- * mode the three fields are read one by one and may mix the values from
- * before and after a concurrent chmod or chown; in the other modes they
- * come from one table.
+ * Called from naive mode's checks, in any context, and by the files'
+ * reads and the grant tracepoint: allocates nothing, takes no lock, does
+ * not sleep and writes no shared memory. In naive mode the three fields
+ * are read one by one and may mix the values from before and after a
+ * concurrent chmod or chown; in the other modes they come from one table.
  */
 void usercaps_policy_get(int cap, struct usercaps_entry *entry)
 {
