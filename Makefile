@@ -7,6 +7,11 @@ SHELL := /bin/bash
 USERCAPS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/usercaps
 export USERCAPS_CACHE
 
+# Which Debian kernel every target works on: 6.1 (the default) or 6.12,
+# each in a root of its own in the cache (vm/lib.sh's USERCAPS_LINUX).
+KERNEL ?= 6.1
+export USERCAPS_LINUX := $(KERNEL)
+
 # Test scripts run by prove, in this order: host-side first, then booted.
 TESTS ?= $(sort $(wildcard tests/*.t))
 
@@ -33,6 +38,7 @@ help:
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
 	@echo
+	@echo '  KERNEL=6.12 does any of these on linux-source-6.12 (default: 6.1)'
 	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
 	@echo '  TESTS="tests/x.t ..." runs only those suites'
 	@echo '  BENCH_FLAGS="--runs 7 ..." passes options to bench/run'

@@ -114,6 +114,18 @@ contains "$md" 'cached <= naive in every row: met \(1 rows\)' \
 contains "$md" '\| stock-denied \| 1 \|' "a count of 0.999 checks a call is shown as 1"
 contains "$md" 'percred-grant \| 9.00 \(8.00 to 10.00\)' "the per-check table shows the boots' range"
 contains "$md" 'at least 100 ms of guest time: every one did' "every repeat lasted 100 ms"
+contains "$md" 'deny-never \(the default policy\) <= 2: .*\. Why: a bit chosen by a run-time capability' \
+	"a missed goal on 6.1 says why, as read off the 6.1 build"
+
+# The reasons were read off the 6.1 build: another kernel's run does not get them.
+sed -i 's/^kernel_release=.*/kernel_release=6.12.0-test/' "$run_dir/meta"
+bench/summarize "$run_dir" >/dev/null 2>&1 || true
+md612=$(cat "$run_dir/summary.md")
+contains "$md612" 'deny-never \(the default policy\) <= 2: .*\. Why: not analysed on 6\.12\.0-test' \
+	"on 6.12 a missed goal says its reasons were not analysed there"
+ok "$(! grep -q 'a bit chosen by a run-time capability' <<<"$md612"; echo $?)" \
+	"... and gives none of 6.1's"
+sed -i 's/^kernel_release=.*/kernel_release=6.1.0-test/' "$run_dir/meta"
 
 # A repeat shorter than asked is reported.
 echo "kill percred-deny 4 100 80300 803.0" >>"$run_dir/raw/icount-run1-percred/nsop.dat"

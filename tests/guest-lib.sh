@@ -3,10 +3,10 @@
 # booted guest: build the in-guest programs, boot, relay their TAP (sourced).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# Where tests/guest/Makefile puts the programs. The guest sees the host's
-# root, but with a tmpfs on /root, which hides the default cache
-# (~/.cache/usercaps): share the directory explicitly, at the same path.
-guest_tests_dir=$cache_dir/tests
+# tests/guest/Makefile puts the programs in guest_tests_dir (vm/lib.sh).
+# The guest sees the host's root, but with a tmpfs on /root, which hides
+# the default cache (~/.cache/usercaps): share the directory explicitly, at
+# the same path.
 share_guest_tests=(--rw "$guest_tests_dir")
 
 # The LSM stack of vm/config/security.config, with usercaps and without
@@ -27,7 +27,7 @@ fail_before_plan() {
 build_guest_tests() {
 	local log=$log_dir/guest-tests-build.log
 	mkdir -p "$log_dir"
-	if ! make -C "$repo_dir/tests/guest" USERCAPS_CACHE="$cache_dir" >"$log" 2>&1; then
+	if ! make -C "$repo_dir/tests/guest" OUT="$guest_tests_dir" LINUX_TREE="$src_dir" >"$log" 2>&1; then
 		sed 's/^/# /' "$log"
 		fail_before_plan "build the in-guest test programs (log: $log)"
 	fi

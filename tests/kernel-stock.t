@@ -8,8 +8,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 usercaps_config=$cache_dir/build/.config
-stock_tree=$cache_dir/linux-stock
-stock_config=$cache_dir/build-stock/.config
+stock_tree=$kernel_root/linux-stock
+stock_config=$kernel_root/build-stock/.config
 [ -r "$usercaps_config" ] ||
 	bail_out "no $usercaps_config to compare the stock kernel's with: run 'make kernel' first"
 plan 7

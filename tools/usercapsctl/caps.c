@@ -2,10 +2,10 @@
 /*
  * usercapsctl - the capabilities it knows
  *
- * The capability files of Linux 6.1, by name. usercapsctl reads and
- * changes only these: a file a later kernel adds (a capability, or
- * anything else) is left alone, so that it cannot break an apply, and a
- * policy file can be checked without the kernel (lint).
+ * The capability files of Linux 6.1, the same 41 in 6.12, by name.
+ * usercapsctl reads and changes only these: a file a later kernel adds
+ * (a capability, or anything else) is left alone, so that it cannot break
+ * an apply, and a policy file can be checked without the kernel (lint).
  */
 #include <ctype.h>
 #include <string.h>

@@ -43,7 +43,7 @@ enum usercaps_mode usercaps_mode __ro_after_init = USERCAPS_MODE_PERCRED;
  * no blob, and so no allocation to each new credential. usercaps.mode= is
  * parsed before the LSMs' blobs are sized.
  */
-static struct lsm_blob_sizes usercaps_blob_sizes __lsm_ro_after_init = {
+static struct lsm_blob_sizes usercaps_blob_sizes __ro_after_init = {
 	.lbs_cred = sizeof(struct usercaps_cred_cache),
 };
 
@@ -104,11 +104,12 @@ void __init usercaps_enable(void)
  * The policy starts in its default state, which grants nothing; checks
  * stay off until the securityfs files exist.
  *
- * Linux 6.1 packs the LSMs' credential blobs one after the other without
- * aligning them: percred's cache, read and compared-and-exchanged as u64,
- * needs an aligned offset in a blob that kmalloc() aligns. Every LSM of
- * 6.1 asks for a multiple of 8 bytes; should one not, percred mode falls
- * back to cached mode, which keeps nothing in the credential.
+ * Percred's cache, read and compared-and-exchanged as u64, needs an
+ * aligned offset in a blob that kmalloc() aligns. Linux 6.12 aligns each
+ * LSM's part of the credential blob to a pointer; Linux 6.1 packs them one
+ * after the other, and every LSM of 6.1 asks for a multiple of 8 bytes.
+ * Should the offset still be unaligned, percred mode falls back to cached
+ * mode, which keeps nothing in the credential.
  *
  * Return: 0, or -ENOMEM.
  */
