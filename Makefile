@@ -19,17 +19,18 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel kernel-stock test test-debug bench bench-ab plugin profile patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench bench-kernels bench-ab plugin profile patches clean usercapsctl
 
 help:
-	@echo 'usercaps - user based capabilities for Linux 6.1, and what they cost'
+	@echo 'usercaps - user based capabilities for Linux 6.1 (and 6.12), and what they cost'
 	@echo
 	@echo '  make deps     install the Debian packages that are missing (root)'
-	@echo '  make kernel   extract linux-source-6.1, add usercaps, build bzImage'
+	@echo '  make kernel   extract linux-source-$(KERNEL), add usercaps, build bzImage'
 	@echo '  make kernel-stock  the same kernel without usercaps, for the benchmark'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
 	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
+	@echo '  make bench-kernels  the latest 6.1 and 6.12 runs side by side (per check)'
 	@echo '  make bench-ab A=REV B=REV  build both revisions, compare per call and per check'
 	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
 	@echo '  make profile  per-function profile of one capable() check in every'
@@ -73,6 +74,12 @@ test-debug: deps
 bench: kernel kernel-stock
 	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
 	@bench/plot
+	@if [ "$(KERNEL)" != 6.1 ] && [ -e results/latest ]; then $(MAKE) --no-print-directory bench-kernels; fi
+
+# The latest 6.1 and 6.12 runs side by side: results/kernels/, plots/
+# per-check-kernels.*.
+bench-kernels:
+	@bench/kernels results/latest results/linux-6.12/latest
 
 # A/B of two revisions (or WORKTREE), each built in its own root under
 # $(USERCAPS_CACHE)/ab/; bench/ab builds the stock reference if missing.
