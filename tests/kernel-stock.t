@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
-usercaps_config=$cache_dir/build/.config
+usercaps_config=$build_dir/.config
 stock_tree=$kernel_root/linux-stock
 stock_config=$kernel_root/build-stock/.config
 [ -r "$usercaps_config" ] ||
