@@ -1,0 +1,44 @@
+#!/bin/bash
+# The format-patch series of this kernel (make patches, KERNEL=6.12 for
+# 6.12's): vm/export-series writes it, checkpatch --strict reports nothing,
+# it applies to a fresh extraction with patch and git apply, and the
+# kernel's base and API changes are in it. No boot; about 40 s.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$repo_dir"
+[ -r "$linux_tarball" ] || bail_out "no $linux_tarball: run '${USERCAPS_LINUX:+KERNEL=$linux_version }make deps'"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# A clean clone in CI has no git identity: the Signed-off-by's is made up.
+printf '[user]\n\tname = usercaps test\n\temail = test@usercaps.invalid\n' >"$tmp/gitconfig"
+
+rc=0
+out=$(GIT_CONFIG_GLOBAL=$tmp/gitconfig vm/export-series "$tmp/series" 2>&1) || rc=$?
+is "$rc" 0 "vm/export-series succeeds for $linux_package"
+[ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
+contains "$out" '^checkpatch --strict: nothing to report on 3 patches$' "checkpatch --strict is clean"
+contains "$out" '^applies to a fresh extraction with patch -p1 and git apply$' \
+	"the series applies to a fresh extraction"
+version=$(tar -xOf "$linux_tarball" "$(tar -tf "$linux_tarball" | head -n 1 | cut -d/ -f1)/Makefile" |
+	awk '$1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL)$/ {printf "%s%s", s, $3; s="."}')
+cover=$(cat "$tmp/series/0000-cover-letter.patch" 2>/dev/null || true)
+contains "$cover" "^Based on Debian's $linux_package \\($version\\)\\.$" "the cover letter names its base"
+contains "$cover" '^What a check costs' "... and says what a check costs"
+lsm=$(cat "$tmp/series/0001-"*.patch 2>/dev/null || true)
+case "$linux_version" in
+6.1)
+	contains "$lsm" '^\+	security_add_hooks\(NULL, 0, "usercaps"\);$' "6.1: usercaps registers by name"
+	contains "$lsm" '^\+static int usercaps_cap_setattr\(struct user_namespace \*mnt_userns,$' \
+		"6.1: setattr takes the mount's user namespace"
+	;;
+6.12)
+	contains "$lsm" '^\+#define LSM_ID_USERCAPS		114$' "6.12: an LSM ID for usercaps"
+	contains "$lsm" '^\+		USERCAPS_ENABLED\)$' "6.12: MAX_LSM_COUNT counts usercaps"
+	contains "$lsm" '^\+	security_add_hooks\(NULL, 0, &usercaps_lsmid\);$' "6.12: usercaps registers its lsm_id"
+	contains "$lsm" '^\+static int usercaps_cap_setattr\(struct mnt_idmap \*idmap,$' \
+		"6.12: setattr takes the mount's idmap"
+	;;
+esac
+plan "$tap_count"
+[ "$tap_failed" = 0 ]
