@@ -156,6 +156,11 @@ is "$(grep -v '^#' "$csv" | head -1)" \
 	"... in columns told apart"
 sed -i 's/^status=.*/status=running/' "$new/meta"
 refused "a run that is not complete" "status is 'running', not complete" "$old" "$new"
+sed -i 's/^status=.*/status=complete, profile cross-check failed/' "$new/meta"
+kernels "$old" "$new"
+is "$rc" 0 "a complete run whose profile cross-check failed is compared"
+contains "$(cat "$tmp/out/summary.md")" '^\| status \| complete \| complete, profile cross-check failed \|$' \
+	"... and summary.md shows its status"
 sed -i 's/^status=.*/status=complete/' "$new/meta"
 rm "$new/checks.csv"
 refused "a run without checks.csv" "no checks.csv" "$old" "$new"

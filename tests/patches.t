@@ -28,11 +28,13 @@ contains "$cover" '^What a check costs' "... and says what a check costs"
 lsm=$(cat "$tmp/series/0001-"*.patch 2>/dev/null || true)
 case "$linux_version" in
 6.1)
+	contains "$cover" '^What a check costs, step by step$' "6.1: the cover letter's costs are 6.1's"
 	contains "$lsm" '^\+	security_add_hooks\(NULL, 0, "usercaps"\);$' "6.1: usercaps registers by name"
 	contains "$lsm" '^\+static int usercaps_cap_setattr\(struct user_namespace \*mnt_userns,$' \
 		"6.1: setattr takes the mount's user namespace"
 	;;
 6.12)
+	contains "$cover" '^What a check costs on 6\.12$' "6.12: the cover letter's costs are 6.12's"
 	contains "$lsm" '^\+#define LSM_ID_USERCAPS		114$' "6.12: an LSM ID for usercaps"
 	contains "$lsm" '^\+		USERCAPS_ENABLED\)$' "6.12: MAX_LSM_COUNT counts usercaps"
 	contains "$lsm" '^\+	security_add_hooks\(NULL, 0, &usercaps_lsmid\);$' "6.12: usercaps registers its lsm_id"
