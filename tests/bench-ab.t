@@ -36,8 +36,12 @@ ab() {
 kernel_of() {
 	echo "$out" | sed -n "s/^# bench\/ab: $1=.*, kernel \([0-9a-f]*\) in .*/\1/p"
 }
+# The kernel under test's A/B roots: 6.1's at the cache's top level,
+# another kernel's beside its own tree.
+ab_roots=$USERCAPS_CACHE/ab
+[ "${USERCAPS_LINUX:-6.1}" = 6.1 ] || ab_roots=$USERCAPS_CACHE/linux-$USERCAPS_LINUX/ab
 nothing_made() { # DESCRIPTION
-	is "$(ls "$USERCAPS_CACHE/ab" 2>/dev/null; ls "$repo/results" 2>/dev/null)" "" "$1"
+	is "$(ls "$USERCAPS_CACHE" 2>/dev/null; ls "$repo/results" 2>/dev/null)" "" "$1"
 }
 # hold ROOT - hold ROOT's ab.lock in the background, as another bench/ab
 # would, until release. The holder is the sleep itself, so that killing it
@@ -88,9 +92,17 @@ nothing_made "... having made nothing"
 ab --plan HEAD HEAD
 is "$rc" 0 "--plan HEAD HEAD"
 is "$(kernel_of A)" "$(kernel_of B)" "A = B: one kernel, built once"
-contains "$out" "kernel [0-9a-f]{12} in $USERCAPS_CACHE/ab/[0-9a-f]{12} \(to build\)" \
-	"... in a root of its own under \$USERCAPS_CACHE/ab/, not built yet"
+contains "$out" "kernel [0-9a-f]{12} in $ab_roots/[0-9a-f]{12} \(to build\)" \
+	"... in a root of its own under the kernel's ab/, not built yet"
 base=$(kernel_of A)
+for v in 6.1 6.12; do
+	USERCAPS_LINUX=$v ab --plan HEAD HEAD
+	echo "$out" | sed -n "s/^# bench\/ab: A=.*, kernel [0-9a-f]* in \(.*\) (to build)$/\1/p"
+done >"$tmp/roots"
+is "$(sed "s|^$USERCAPS_CACHE/||; s|/[0-9a-f]\{12\}$||" "$tmp/roots" | paste -sd' ' -)" "ab linux-6.12/ab" \
+	"... 6.1's under the cache's ab/, 6.12's under linux-6.12/ab/: the same revision never shares a root"
+contains "$out" "^# bench/ab: linux-source-6.12 \($LINUX_TARBALL\)$" "... and the plan names the kernel source"
+
 contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" $' \
 	"... bench/run --quick without mlock, whose page work moves from boot to boot"
 
@@ -131,7 +143,7 @@ rm "$repo/usercaps/untracked.c"
 
 # A kernel root in use by another bench/ab: refused at once.
 ab --plan HEAD HEAD
-root=$USERCAPS_CACHE/ab/$(kernel_of A)
+root=$ab_roots/$(kernel_of A)
 hold "$root"
 ab --plan HEAD HEAD
 is "$rc" 1 "a kernel root another bench/ab holds is refused"
