@@ -34,19 +34,20 @@ build_guest_tests() {
 }
 
 # run_in_guest NAME VM_RUN_OPTION... -- COMMAND... - boot, run COMMAND,
-# with its output on stdout and vm/run's messages in $log_dir/NAME.log.
-# Returns COMMAND's status; when vm/run itself failed (122-125), says why
-# in TAP comments first.
+# with its output on stdout, vm/run's messages in $log_dir/NAME.log and
+# the guest's whole console in $log_dir/NAME.console. Returns COMMAND's
+# status; when vm/run itself failed (121-125), says why in TAP comments
+# first.
 run_in_guest() {
 	local name=$1 log rc=0
 	shift
 	log=$log_dir/$name.log
 	mkdir -p "$log_dir"
-	"$repo_dir/vm/run" "$@" 2>"$log" </dev/null || rc=$?
+	"$repo_dir/vm/run" --console "$log_dir/$name.console" "$@" 2>"$log" </dev/null || rc=$?
 	case "$rc" in
 	121|122|123|124|125)
 		echo "# vm/run failed with status $rc (121 kernel splat, 122 no command, 123 panic," \
-			"124 timeout, 125 runner); log: $log" | tee /dev/stderr
+			"124 timeout, 125 runner); log: $log, console: $log_dir/$name.console" | tee /dev/stderr
 		tail -n 30 "$log" | sed 's/^/#   /'
 		;;
 	esac

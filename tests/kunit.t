@@ -51,5 +51,7 @@ out=$(run_in_guest kunit-stock --append "lsm=$lsm_stock" -- \
 is "$rc" 0 "usercaps not in lsm=: the guest boots and reads the live suite's results"
 contains "$out" '^# usercaps_live: pass:0 fail:0 skip:4 total:4$' \
 	"usercaps not in lsm=: every live case is skipped"
+contains "$(tr -d "\r" <"$log_dir/kunit-stock.console")" "Kernel command line: .* lsm=$lsm_stock\$" \
+	"the boot's whole console is kept beside its log, for a failure to be read in full"
 plan "$tap_count"
 [ "$tap_failed" = 0 ]
