@@ -6,6 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
+require_kernel
 [ -r "$linux_tarball" ] || bail_out "no $linux_tarball: run '${USERCAPS_LINUX:+KERNEL=$linux_version }make deps'"
 
 tmp=$(mktemp -d)
@@ -20,8 +21,9 @@ is "$rc" 0 "vm/export-series succeeds for $linux_package"
 contains "$out" '^checkpatch --strict: nothing to report on 3 patches$' "checkpatch --strict is clean"
 contains "$out" '^applies to a fresh extraction with patch -p1 and git apply$' \
 	"the series applies to a fresh extraction"
-version=$(tar -xOf "$linux_tarball" "$(tar -tf "$linux_tarball" | head -n 1 | cut -d/ -f1)/Makefile" |
-	awk '$1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL)$/ {printf "%s%s", s, $3; s="."}')
+# The base, from the kernel make test built (6.1.192-usercaps: 6.1.192).
+release=$(cat "$build_dir/include/config/kernel.release")
+version=${release%%-*}
 cover=$(cat "$tmp/series/0000-cover-letter.patch" 2>/dev/null || true)
 contains "$cover" "^Based on Debian's $linux_package \\($version\\)\\.$" "the cover letter names its base"
 contains "$cover" '^What a check costs' "... and says what a check costs"
