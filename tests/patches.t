@@ -37,7 +37,11 @@ case "$linux_version" in
 	;;
 6.12)
 	contains "$cover" '^What a check costs on 6\.12$' "6.12: the cover letter's costs are 6.12's"
+	contains "$lsm" '^\+/\* A placeholder: the number is for the LSM maintainers to assign\. \*/$' \
+		"6.12: the LSM ID is a placeholder, said so where it is defined"
 	contains "$lsm" '^\+#define LSM_ID_USERCAPS		114$' "6.12: an LSM ID for usercaps"
+	is "$(cat "$tmp/series/"*.patch | grep -v '^\(@@\|index \)' | grep -c '\b114\b')" 1 \
+		"6.12: the placeholder number appears in the series once"
 	contains "$lsm" '^\+		USERCAPS_ENABLED\)$' "6.12: MAX_LSM_COUNT counts usercaps"
 	contains "$lsm" '^\+	security_add_hooks\(NULL, 0, &usercaps_lsmid\);$' "6.12: usercaps registers its lsm_id"
 	contains "$lsm" '^\+static int usercaps_cap_setattr\(struct mnt_idmap \*idmap,$' \

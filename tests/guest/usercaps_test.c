@@ -378,6 +378,68 @@ static int probe_fchgrp_to_own_group(const void *arg)
 }
 
 /*
+ * As USER in no group, keeping CAP_FOWNER and CAP_CHOWN in the effective
+ * set and nothing else: the ordinary permission to chmod and chown any
+ * file, without CAP_MAC_ADMIN.
+ */
+static int become_file_owner_anywhere(void)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+	const __u32 caps = CAP_TO_MASK(CAP_FOWNER) | CAP_TO_MASK(CAP_CHOWN);
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return child_fail("PR_SET_KEEPCAPS");
+	if (become(&plain_user))
+		return CHILD_SETUP_FAILED;
+	data[0].effective = caps;
+	data[0].permitted = caps;
+	if (syscall(SYS_capset, &head, data))
+		return child_fail("capset");
+	return 0;
+}
+
+/*
+ * @arg: the descriptors of a capability file and of a file of root's. The
+ * ordinary permission is shown first on root's file; then the capability
+ * file's chmod (and chown, with @arg[2] set) must be refused.
+ */
+static int probe_policy_change_with_fowner(const void *arg)
+{
+	const int *fds = arg;
+
+	if (become_file_owner_anywhere())
+		return CHILD_SETUP_FAILED;
+	if (fchmod(fds[1], 0640) || fchown(fds[1], USER, USER_GROUP)) {
+		fprintf(stderr, "# child: chmod and chown of root's file with CAP_FOWNER and CAP_CHOWN: %s\n",
+			strerror(errno));
+		return CHILD_WRONG_STEP;
+	}
+	if (fds[2])
+		return fchown(fds[0], USER, USER_GROUP) ? errno : 0;
+	return fchmod(fds[0], 0111) ? errno : 0;
+}
+
+/* CAP_DAC_READ_SEARCH, or the file's own permission: @arg is its path. */
+static int probe_open_for_reading(const void *arg)
+{
+	int fd = open(arg, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* The same question asked with access(2), under its override credential. */
+static int probe_access_for_reading(const void *arg)
+{
+	return access(arg, R_OK) ? errno : 0;
+}
+
+/*
  * ruid and euid USER, saved uid OTHER_USER, who owns the kill file: the
  * grant must follow the fsuid as it moves between the two.
  */
@@ -559,6 +621,12 @@ TEST_F(usercaps, grant_follows_fsuid)
 		       "kill(1, 0) after setfsuid back from the owner");
 }
 
+/*
+ * The revocation moves the grant to a group the member is not in: kill is
+ * still granted to someone, so its may-grant bit stays set, and only the
+ * policy generation (percred) or the new table (cached) tells the
+ * member's process, whose decision is cached, that it lost the grant.
+ */
 TEST_F(usercaps, revocation_takes_effect_on_next_call)
 {
 	int to_parent[2], to_child[2], status;
@@ -587,12 +655,12 @@ TEST_F(usercaps, revocation_takes_effect_on_next_call)
 	close(to_child[0]);
 	ASSERT_EQ(1, read(to_parent[0], &first, 1));
 	EXPECT_OUTCOME(0, first, "kill(1, 0) while the group is granted");
-	ASSERT_EQ(0, set_policy("kill", 0, GRANT_GROUP, 0100));
+	ASSERT_EQ(0, set_policy("kill", 0, RAW_GROUP, 0110));
 	ASSERT_EQ(1, write(to_child[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_OUTCOME(EPERM, WEXITSTATUS(status),
-		       "kill(1, 0) by the same process after chmod g-x");
+		       "kill(1, 0) by the same process after chgrp to another group");
 }
 
 /* What the policy writer and the checkers of its flips share. */
@@ -601,11 +669,12 @@ struct flip_board {
 	int expect;		/* the outcome flip @seq must give */
 	int checked;		/* checks made of flip @seq */
 	int wrong;		/* checks that gave the other outcome */
+	int arrived;		/* racing checkers that saw a flip, in all */
 };
 
 #define FLIPS 400
 #define RACE_THREADS 2
-#define RACE_FLIPS 300
+#define RACE_FLIPS 600
 
 static struct flip_board *map_flip_board(void)
 {
@@ -618,7 +687,11 @@ static struct flip_board *map_flip_board(void)
 /*
  * A checker: once per flip, as soon as it is announced, one check. With
  * @warm it keeps checking between flips, so that its credential's cached
- * decision is current when the next flip lands.
+ * decision is current when the next flip lands. Without, it is one of
+ * RACE_THREADS checkers pinned to different CPUs: it makes no call
+ * between flips, and waits for the others to see the flip too, so that
+ * they all make their first check of it at the same moment (the writer
+ * may have kept one of them off its CPU until then).
  */
 static void check_flips(struct flip_board *board, bool warm)
 {
@@ -634,6 +707,12 @@ static void check_flips(struct flip_board *board, bool warm)
 			else
 				sched_yield();
 			continue;
+		}
+		if (!warm) {
+			__atomic_add_fetch(&board->arrived, 1, __ATOMIC_ACQ_REL);
+			while (__atomic_load_n(&board->arrived, __ATOMIC_ACQUIRE) <
+			       seq * RACE_THREADS)
+				__builtin_ia32_pause();
 		}
 		if (probe_kill_init(NULL) != board->expect)
 			__atomic_add_fetch(&board->wrong, 1, __ATOMIC_RELAXED);
@@ -763,6 +842,56 @@ static void *race_thread(void *cpu)
 	return NULL;
 }
 
+#define FILL_EVENT "/sys/kernel/tracing/events/usercaps/usercaps_percred_fill"
+
+/* Writes @text to the file at @path; 0 or -errno. */
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/* Records percred's fills, with the usercaps_percred_fill tracepoint. */
+static int start_fill_trace(void)
+{
+	return write_text("/sys/kernel/tracing/trace", "") ?:
+	       write_text(FILL_EVENT "/enable", "1");
+}
+
+/*
+ * Stops the trace and counts the fills it recorded in @fills, and in
+ * @lost those that did not store their decisions: another fill claimed
+ * the cache or stored a newer generation first. Returns 0 or -errno.
+ */
+static int stop_fill_trace(int *fills, int *lost)
+{
+	char line[512];
+	FILE *trace;
+
+	if (write_text(FILL_EVENT "/enable", "0"))
+		return -errno;
+	trace = fopen("/sys/kernel/tracing/trace", "re");
+	if (!trace)
+		return -errno;
+	*fills = *lost = 0;
+	while (fgets(line, sizeof(line), trace)) {
+		if (!strstr(line, "usercaps_percred_fill:"))
+			continue;
+		*fills += 1;
+		*lost += !!strstr(line, " stored=0");
+	}
+	fclose(trace);
+	return 0;
+}
+
 /* The process whose threads share one credential, a member of the group. */
 static int race_threads(struct flip_board *board)
 {
@@ -788,11 +917,15 @@ static int race_threads(struct flip_board *board)
 TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
 {
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	bool percred = !strcmp(getenv("USERCAPS_MODE") ?: "", "percred");
 	struct flip_board *board;
+	int fills, lost;
 	pid_t pid;
 
 	if (ncpus < RACE_THREADS)
 		SKIP(return, "needs %d CPUs, the guest has %d", RACE_THREADS, ncpus);
+	if (percred)
+		ASSERT_EQ(0, start_fill_trace());
 	board = start_checkers(_metadata, race_threads, &pid);
 	flip_policy(_metadata, board, pid, RACE_THREADS, RACE_FLIPS);
 	EXPECT_EQ(0, board->wrong) {
@@ -800,6 +933,18 @@ TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
 		       board->wrong, RACE_THREADS * RACE_FLIPS);
 	}
 	munmap(board, sizeof(*board));
+	if (!percred)
+		return;
+	ASSERT_EQ(0, stop_fill_trace(&fills, &lost));
+	TH_LOG("%d fills for %d flips, %d of them lost the race for the cache",
+	       fills, RACE_FLIPS, lost);
+	/* Flips to a mode that refuses stop at the may-grant word: no fill. */
+	EXPECT_LE(RACE_FLIPS / 2 + RACE_FLIPS / 4, fills) {
+		TH_LOG("fewer fills than flips that reach the cache: the tracepoint missed some");
+	}
+	EXPECT_LT(0, lost) {
+		TH_LOG("no fill lost the race for the cache: the race was never run");
+	}
 }
 
 TEST_F(usercaps, user_outside_group_refused)
@@ -945,19 +1090,51 @@ TEST_F(usercaps, truncate_refused)
 }
 
 /*
- * The children use a descriptor opened by root so that the result does not
+ * A user with CAP_FOWNER and CAP_CHOWN may chmod and chown any file: the
+ * ordinary permission checks would let it change a capability file, so
+ * the refusal is the policy gate's, which asks for CAP_MAC_ADMIN. The
+ * children use descriptors opened by root so that the result does not
  * depend on whether they may search the directory.
  */
 TEST_F(usercaps, chmod_chown_by_non_root_refused)
 {
-	int fd = open(USERCAPS_DIR "/kill", O_RDONLY);
+	int fds[3], i;
+
+	fds[0] = open(USERCAPS_DIR "/kill", O_RDONLY);
+	ASSERT_LE(0, fds[0]);
+	for (i = 0; i < 2; i++) {
+		fds[1] = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+		ASSERT_LE(0, fds[1]);
+		fds[2] = i;
+		EXPECT_OUTCOME(EPERM, run_probe(NULL, -1, probe_policy_change_with_fowner, fds),
+			       i ? "fchown of a capability file by a user with CAP_FOWNER and CAP_CHOWN"
+				 : "fchmod of a capability file by a user with CAP_FOWNER");
+		close(fds[1]);
+	}
+	close(fds[0]);
+}
+
+/*
+ * access(2) checks under an override credential with the real ids: a
+ * granted user gets the same answer there as from open().
+ */
+TEST_F(usercaps, access_answers_as_open)
+{
+	char path[] = "/tmp/usercaps-secret-XXXXXX";
+	int fd = mkstemp(path);
 
 	ASSERT_LE(0, fd);
-	EXPECT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_fchmod, &fd),
-		       "fchmod by a user who does not own the file");
-	EXPECT_OUTCOME(EPERM, run_probe(&plain_user, -1, probe_fchown_to_user, &fd),
-		       "fchown by a user who does not own the file");
 	close(fd);
+	ASSERT_EQ(0, set_policy("dac_read_search", 0, GRANT_GROUP, 0110));
+	EXPECT_OUTCOME(0, run_probe(&member, -1, probe_open_for_reading, path),
+		       "open(O_RDONLY) of root's 0600 file by a member of the granted group");
+	EXPECT_OUTCOME(0, run_probe(&member, -1, probe_access_for_reading, path),
+		       "access(R_OK) of root's 0600 file by a member of the granted group");
+	EXPECT_OUTCOME(EACCES, run_probe(&outsider, -1, probe_open_for_reading, path),
+		       "open(O_RDONLY) of root's 0600 file by a user outside the group");
+	EXPECT_OUTCOME(EACCES, run_probe(&outsider, -1, probe_access_for_reading, path),
+		       "access(R_OK) of root's 0600 file by a user outside the group");
+	unlink(path);
 }
 
 TEST_F(usercaps, chmod_chown_by_non_root_owner_refused)

@@ -50,29 +50,40 @@ extern unsigned int usercaps_cred_offset;
 int usercaps_cred_capable(const struct cred *cred, int cap);
 int usercaps_percred_refill(const struct cred *cred, int cap);
 void usercaps_trace_grant(const struct cred *cred, int cap);
+int usercaps_allow_override(const struct cred *cred, int cap);
 
 /**
  * usercaps_allow - Grant a capability that the policy gives a credential
  * @cred: The credential being checked
  * @cap: The capability the policy grants @cred
  *
- * usercaps grants nothing while the caller is a kernel thread. nfsd and
- * ksmbd build each request's credential from the ids a client claims and
- * drop its capabilities on purpose; kworkers run for anyone. io_uring's
- * io-wq workers are not kernel threads (PF_IO_WORKER, not PF_KTHREAD):
- * they run the submitting process's requests with its credential, and
- * keep its grants as the process itself would.
+ * Grants follow a task's own credentials. usercaps grants nothing while
+ * the caller is a kernel thread: nfsd and ksmbd build each request's
+ * credential from the ids a client claims, and kworkers run for anyone.
+ * Nor does it grant to a credential the kernel substituted for the
+ * caller's own (override_creds(): nfsd's LOCALIO path, overlayfs'
+ * mounter, cachefiles) or to another task's or an open file's
+ * credential (has_capability(), file_ns_capable()), unless it carries
+ * the caller's own identity (see usercaps_allow_override()).
+ * io_uring's io-wq workers are not kernel threads (PF_IO_WORKER, not
+ * PF_KTHREAD): they run the submitting process's requests with its
+ * credential, and keep its grants as the process itself would.
  *
  * Decided here, at each grant, and never stored in percred's cache: a
  * credential a kernel thread checks may also be a user process's own.
- * When the usercaps_grant tracepoint is off, it costs a patched-out jump.
+ * The common case, a task checking its own real credential, costs a
+ * load and a compare; when the usercaps_grant tracepoint is off, it
+ * costs a patched-out jump.
  *
- * Return: 0, or -EPERM in a kernel thread.
+ * Return: 0, or -EPERM in a kernel thread or for a substituted credential.
  */
 static __always_inline int usercaps_allow(const struct cred *cred, int cap)
 {
 	if (unlikely(current->flags & PF_KTHREAD))
 		return -EPERM;
+	/* A tail call, so that the common case keeps no frame for it. */
+	if (unlikely(cred != current_real_cred()))
+		return usercaps_allow_override(cred, cap);
 	if (tracepoint_enabled(usercaps_grant))
 		usercaps_trace_grant(cred, cap);
 	return 0;

@@ -15,6 +15,7 @@
 #include <linux/build_bug.h>
 #include <linux/cred.h>
 #include <linux/usercaps.h>
+#include <trace/events/usercaps.h>
 
 #include "usercaps.h"
 
@@ -41,6 +42,9 @@ unsigned int usercaps_cred_offset __ro_after_init;
  * cache current and then reads the decisions of this fill is concurrent
  * with the policy change the fill saw, and may return either answer.
  *
+ * Each fill fires the usercaps_percred_fill tracepoint, which says
+ * whether it stored its decisions.
+ *
  * The generation and the decisions are 64-bit words read and exchanged
  * whole, which is why usercaps depends on 64BIT: a generation that
  * wrapped would let a stale decision pass for a current one.
@@ -52,6 +56,7 @@ u64 usercaps_percred_fill(const struct cred *cred)
 	struct usercaps_cred_cache *cache = cred->security + usercaps_cred_offset;
 	u64 seen = READ_ONCE(cache->generation);
 	u64 generation, granted;
+	bool stored = false;
 
 	BUILD_BUG_ON(BITS_PER_TYPE(granted) <= CAP_LAST_CAP);
 	/* Pairs with the release in usercaps_percred_publish(). */
@@ -64,7 +69,9 @@ u64 usercaps_percred_fill(const struct cred *cred)
 		WRITE_ONCE(cache->granted, granted);
 		/* Pairs with the smp_rmb() in usercaps_percred_capable(). */
 		smp_store_release(&cache->generation, generation);
+		stored = true;
 	}
+	trace_usercaps_percred_fill(seen, generation, stored);
 	return granted;
 }
 

@@ -17,6 +17,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/usercaps.h>
 
 #include "usercaps.h"
@@ -89,6 +90,17 @@ int __init usercaps_policy_init(void)
 void __init usercaps_policy_set_inode(int cap, struct inode *inode)
 {
 	usercaps_inodes[cap] = inode;
+}
+
+/**
+ * usercaps_policy_forget_inodes - Forget the inodes of files removed
+ *
+ * Called when creating the files failed part-way, before they are
+ * removed: nothing may reach an inode through usercaps_policy_inode().
+ */
+void __init usercaps_policy_forget_inodes(void)
+{
+	memset(usercaps_inodes, 0, sizeof(usercaps_inodes));
 }
 
 /**
@@ -241,8 +253,10 @@ ALLOW_ERROR_INJECTION(usercaps_table_dup, NULL);
  *
  * The table is kept in every mode so that changing mode needs nothing
  * but a reboot. The copy is allocated before the inode changes, so that
- * on failure the file and the table still agree. The change is audited
- * once published.
+ * on failure the file and the table still agree. A change is audited
+ * once published; a setattr that leaves owner, group and mode as they
+ * were (utimensat(), a chmod to the same mode) changes the file's times
+ * only, and neither moves the generation nor leaves an audit record.
  *
  * Return: 0, or -ENOMEM with nothing changed.
  */
@@ -268,6 +282,12 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 	now.mode = inode->i_mode & S_IALLUGO;
 	now.owner = inode->i_uid;
 	now.group = inode->i_gid;
+	if (now.mode == was.mode && uid_eq(now.owner, was.owner) &&
+	    gid_eq(now.group, was.group)) {
+		mutex_unlock(&usercaps_table_lock);
+		kfree(new);
+		return 0;
+	}
 	new->caps[cap] = now;
 	new->grantees[cap] = usercaps_grantees(&now);
 	old = rcu_replace_pointer(usercaps_table, new,

@@ -4,8 +4,8 @@
  *
  * /sys/kernel/security/usercaps/ holds one file per capability, whose
  * owner, group and mode are the policy, changed with chown and chmod by
- * a holder of CAP_MAC_ADMIN only; "grants" lists the files not in default state, and "mode"
- * shows where checks read the policy.
+ * a holder of CAP_MAC_ADMIN only; "grants" lists the files not in
+ * default state, and "mode" shows where checks read the policy.
  */
 
 #define pr_fmt(fmt) "usercaps: " fmt
@@ -15,6 +15,7 @@
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/uidgid.h>
@@ -22,7 +23,11 @@
 
 #include "usercaps.h"
 
-/* File names, indexed by CAP_*: the name of the capability, lower case. */
+/*
+ * File names, indexed by CAP_*: the name of the capability, lower case.
+ * Sized by its initializer, which usercaps_init_securityfs() checks
+ * against CAP_LAST_CAP when it is built, and entry by entry at boot.
+ */
 const char *const usercaps_cap_names[] = {
 	[CAP_CHOWN] = "chown",
 	[CAP_DAC_OVERRIDE] = "dac_override",
@@ -151,19 +156,24 @@ USERCAPS_READ_ONLY_FOPS(usercaps_cap);
  *
  * Changing the policy takes CAP_MAC_ADMIN, as changing SafeSetID's,
  * AppArmor's or Smack's does, held in the effective set itself, in the
- * initial user namespace. Capabilities that usercaps grants are never in
- * a credential's sets, so none of them, mac_admin included, lets its
- * holder change the policy that granted it. CAP_FOWNER, which lets its
- * holder chmod any file, is not enough: the capability files' modes are
- * policy, not access control. capable() then lets the other LSMs refuse,
- * and marks the task as having used a privilege.
+ * initial user namespace, by a task acting with its own credential: not
+ * by a kernel thread, and not under a credential the kernel substituted
+ * for the task's own (override_creds(): ksmbd's keeps CAP_MAC_ADMIN while
+ * its fsuid is an SMB user's). Capabilities that usercaps grants are
+ * never in a credential's sets, so none of them, mac_admin included,
+ * lets its holder change the policy that granted it. CAP_FOWNER, which
+ * lets its holder chmod any file, is not enough: the capability files'
+ * modes are policy, not access control. capable() then lets the other
+ * LSMs refuse, and marks the task as having used a privilege.
  *
  * Return: true if current may chmod and chown the capability files.
  */
-static bool usercaps_may_change_policy(void)
+bool usercaps_may_change_policy(void)
 {
 	const struct cred *cred = current_cred();
 
+	if ((current->flags & PF_KTHREAD) || cred != current_real_cred())
+		return false;
 	return cred->user_ns == &init_user_ns &&
 	       cap_raised(cred->cap_effective, CAP_MAC_ADMIN) &&
 	       capable(CAP_MAC_ADMIN);
@@ -178,8 +188,9 @@ static bool usercaps_may_change_policy(void)
  * Only a process that usercaps_may_change_policy() may change the policy:
  * setattr_prepare() would let the owner of a file chmod it, and owning a
  * capability file is what usercaps gives to a user who is not root.
- * Truncating means nothing. Called by notify_change() with the inode
- * locked, which orders changes to one file.
+ * Truncating means nothing. A change that is refused or fails is audited
+ * here, one that succeeds by the policy. Called by notify_change() with
+ * the inode locked, which orders changes to one file.
  *
  * Return: 0, or -EPERM, or an error from setattr_prepare() or the policy.
  */
@@ -187,15 +198,29 @@ static int usercaps_cap_setattr(struct user_namespace *mnt_userns,
 				struct dentry *dentry, struct iattr *attr)
 {
 	struct inode *inode = d_inode(dentry);
-	int err;
+	int cap = (long)inode->i_private;
+	const char *reason;
+	int err = -EPERM;
 
-	if ((attr->ia_valid & ATTR_SIZE) || !usercaps_may_change_policy())
-		return -EPERM;
+	reason = "truncate";
+	if (attr->ia_valid & ATTR_SIZE)
+		goto refused;
+	reason = "gate";
+	if (!usercaps_may_change_policy())
+		goto refused;
+	reason = "setattr";
 	err = setattr_prepare(mnt_userns, dentry, attr);
 	if (err)
-		return err;
-	return usercaps_policy_setattr(mnt_userns, (long)inode->i_private,
-				       inode, attr);
+		goto refused;
+	reason = "nomem";
+	err = usercaps_policy_setattr(mnt_userns, cap, inode, attr);
+	if (err)
+		goto refused;
+	return 0;
+
+refused:
+	usercaps_audit_refusal(cap, attr, reason, err);
+	return err;
 }
 
 static const struct inode_operations usercaps_cap_iops = {
@@ -293,10 +318,19 @@ static int __init usercaps_init_securityfs(void)
 	struct inode *inode;
 	long cap;
 
+	/* A kernel with a new capability needs its name here first. */
 	BUILD_BUG_ON(ARRAY_SIZE(usercaps_cap_names) != CAP_LAST_CAP + 1);
 
 	if (!usercaps_initialized)
 		return 0;
+	/* A hole in the table, which the build cannot see: grant nothing. */
+	for (cap = 0; cap <= CAP_LAST_CAP; cap++) {
+		if (!usercaps_cap_names[cap]) {
+			pr_err("no file name for capability %ld: granting nothing\n",
+			       cap);
+			return -EINVAL;
+		}
+	}
 
 	dir = securityfs_create_dir("usercaps", NULL);
 	if (IS_ERR(dir)) {
@@ -328,6 +362,7 @@ static int __init usercaps_init_securityfs(void)
 	return 0;
 
 fail:
+	usercaps_policy_forget_inodes();
 	while (usercaps_nfiles)
 		securityfs_remove(usercaps_files[--usercaps_nfiles]);
 	securityfs_remove(dir);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * usercaps LSM - tracepoint of each grant
+ * usercaps LSM - tracepoints
  *
  * usercaps_allow() calls here only while the usercaps_grant tracepoint is
  * enabled, so that the check itself carries no tracing code.

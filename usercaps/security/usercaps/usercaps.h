@@ -140,9 +140,14 @@ static inline bool usercaps_entry_grants(const struct usercaps_entry *entry,
 /* audit.c */
 void usercaps_audit_change(int cap, const struct usercaps_entry *old,
 			   const struct usercaps_entry *new);
+void usercaps_audit_refusal(int cap, const struct iattr *attr,
+			    const char *reason, int err);
 
 /* lsm.c */
 void __init usercaps_enable(void);
+
+/* cred.c */
+bool usercaps_cred_substituted(const struct cred *cred);
 
 /* decision.c */
 extern const char *const usercaps_class_names[3];
@@ -158,6 +163,7 @@ void usercaps_percred_publish(int cap, const struct usercaps_entry *entry);
 /* policy.c */
 int __init usercaps_policy_init(void);
 void __init usercaps_policy_set_inode(int cap, struct inode *inode);
+void __init usercaps_policy_forget_inodes(void);
 struct inode *usercaps_policy_inode(int cap);
 void usercaps_policy_get(int cap, struct usercaps_entry *entry);
 u64 usercaps_policy_granted(const struct cred *cred);
@@ -165,6 +171,7 @@ int usercaps_policy_setattr(struct user_namespace *mnt_userns, int cap,
 			    struct inode *inode, struct iattr *attr);
 
 /* securityfs.c */
-extern const char *const usercaps_cap_names[CAP_LAST_CAP + 1];
+extern const char *const usercaps_cap_names[];
+bool usercaps_may_change_policy(void);
 
 #endif /* _SECURITY_USERCAPS_USERCAPS_H */

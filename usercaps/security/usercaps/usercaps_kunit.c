@@ -2,15 +2,18 @@
 /*
  * usercaps LSM - KUnit tests of the decision
  *
- * The first suite tests the decision as pure functions. The second runs
- * against the live policy, which it changes and puts back: the fill,
- * publication and generations of percred mode's cache, and the rule that
- * a kernel thread (KUnit runs each case in one) is granted nothing.
+ * The first suite tests the decision as pure functions, and which
+ * credentials are a task's own. The second runs against the live policy,
+ * at boot only, and puts back the exact owner, group and mode it found:
+ * the fill, publication and generations of percred mode's cache, and the
+ * rule that a kernel thread (KUnit runs each case in one) is granted
+ * nothing and may not change the policy.
  */
 
 #include <kunit/test.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/usercaps.h>
 #include <linux/user_namespace.h>
@@ -292,6 +295,75 @@ static void usercaps_test_cred_granted_user_namespace(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, usercaps_cred_granted(caps, &cred), 0ULL);
 }
 
+/*
+ * A copy of current's credential with the filesystem ids set to the real
+ * ids, as access(2) makes it.
+ */
+static struct cred *access_cred(struct kunit *test)
+{
+	struct cred *cred = prepare_creds();
+
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cred->fsuid = cred->uid;
+	cred->fsgid = cred->gid;
+	return cred;
+}
+
+/*
+ * Under override_creds(), only access(2)'s credential is current's own:
+ * a credential with another fsuid (an export's anonuid, as nfsd's LOCALIO
+ * path sets it), other groups, another euid or a wider bounding set is a
+ * substitute, and so is a credential current is not running with.
+ */
+static void usercaps_test_substituted_cred(struct kunit *test)
+{
+	struct cred *own = access_cred(test), *cred;
+	const struct cred *old;
+	int i;
+
+	KUNIT_EXPECT_TRUE_MSG(test, usercaps_cred_substituted(own),
+			      "a credential current does not run with");
+	old = override_creds(own);
+	KUNIT_EXPECT_FALSE_MSG(test, usercaps_cred_substituted(own),
+			       "access(2)'s override credential");
+	revert_creds(old);
+	put_cred(own);
+
+	/* Only this case's kernel thread runs with the narrower set. */
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	cap_lower(cred->cap_bset, CAP_KILL);
+	commit_creds(cred);
+
+	for (i = 0; i < 5; i++) {
+		cred = access_cred(test);
+		switch (i) {
+		case 0:
+			cred->fsuid = KUIDT_INIT(USER);
+			break;
+		case 1:
+			cred->fsgid = KGIDT_INIT(GROUP);
+			break;
+		case 2:
+			put_group_info(cred->group_info);
+			cred->group_info = groups_alloc(0);
+			KUNIT_ASSERT_NOT_NULL(test, cred->group_info);
+			break;
+		case 3:
+			cred->euid = KUIDT_INIT(USER);
+			break;
+		case 4:
+			cap_raise(cred->cap_bset, CAP_KILL);
+			break;
+		}
+		old = override_creds(cred);
+		KUNIT_EXPECT_TRUE_MSG(test, usercaps_cred_substituted(cred),
+				      "override credential %d", i);
+		revert_creds(old);
+		put_cred(cred);
+	}
+}
+
 static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_default_grants_nothing),
 	KUNIT_CASE(usercaps_test_owner),
@@ -308,6 +380,7 @@ static struct kunit_case usercaps_test_cases[] = {
 	KUNIT_CASE(usercaps_test_user_namespace),
 	KUNIT_CASE(usercaps_test_cred_granted),
 	KUNIT_CASE(usercaps_test_cred_granted_user_namespace),
+	KUNIT_CASE(usercaps_test_substituted_cred),
 	{}
 };
 
@@ -319,13 +392,15 @@ static struct kunit_suite usercaps_test_suite = {
 /* A capability no test of the system's own ever asks for. */
 #define LIVE_CAP	CAP_WAKE_ALARM
 
-/* Sets LIVE_CAP's file to root:root @mode as chmod does; 0 or -errno. */
-static int live_chmod(umode_t mode)
+/* Sets LIVE_CAP's file as chown and chmod do; 0 or -errno. */
+static int live_set(const struct usercaps_entry *entry)
 {
 	struct inode *inode = usercaps_policy_inode(LIVE_CAP);
 	struct iattr attr = {
-		.ia_valid = ATTR_MODE,
-		.ia_mode = S_IFREG | mode,
+		.ia_valid = ATTR_UID | ATTR_GID | ATTR_MODE,
+		.ia_uid = entry->owner,
+		.ia_gid = entry->group,
+		.ia_mode = S_IFREG | entry->mode,
 	};
 	int err;
 
@@ -335,25 +410,55 @@ static int live_chmod(umode_t mode)
 	return err;
 }
 
+/* Sets LIVE_CAP's file to root:root @mode; 0 or -errno. */
+static int live_chmod(umode_t mode)
+{
+	struct usercaps_entry e = entry(ROOT, ROOT, mode);
+
+	return live_set(&e);
+}
+
 /* Whether the policy files exist: usercaps is in lsm=. */
 static bool live_policy(void)
 {
 	return usercaps_initialized && usercaps_policy_inode(LIVE_CAP);
 }
 
+/*
+ * Each case starts from root:root 0101 and its exit puts back the exact
+ * owner, group and mode the file had, kept in test->priv. Only at boot,
+ * before init runs: once the system runs, the policy is the
+ * administrator's, and a case re-run from debugfs must not change it.
+ */
 static int usercaps_live_init(struct kunit *test)
 {
+	struct usercaps_entry *saved;
+
 	if (!live_policy())
 		kunit_skip(test, "usercaps is not in lsm=");
+	if (system_state == SYSTEM_RUNNING)
+		kunit_skip(test, "runs at boot only: the policy is in use");
+	saved = kunit_kzalloc(test, sizeof(*saved), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	usercaps_policy_get(LIVE_CAP, saved);
+	test->priv = saved;
 	KUNIT_ASSERT_EQ(test, live_chmod(0101), 0);
 	return 0;
 }
 
-/* Runs after a skipped init too. */
+/* Runs after a skipped init too, which saved nothing. */
 static void usercaps_live_exit(struct kunit *test)
 {
-	if (live_policy())
-		KUNIT_EXPECT_EQ(test, live_chmod(USERCAPS_DEFAULT_MODE), 0);
+	const struct usercaps_entry *saved = test->priv;
+	struct usercaps_entry now;
+
+	if (!saved)
+		return;
+	KUNIT_EXPECT_EQ(test, live_set(saved), 0);
+	usercaps_policy_get(LIVE_CAP, &now);
+	KUNIT_EXPECT_EQ(test, now.mode, saved->mode);
+	KUNIT_EXPECT_TRUE(test, uid_eq(now.owner, saved->owner));
+	KUNIT_EXPECT_TRUE(test, gid_eq(now.group, saved->group));
 }
 
 /* A credential of user USER, in no group, with a percred cache. */
@@ -395,7 +500,7 @@ static u8 live_may_grant(void)
 
 /*
  * Each change moves the generation by one and sets the may-grant byte,
- * which naive mode keeps at 1.
+ * which naive mode keeps at 1; a chmod to the same mode moves nothing.
  */
 static void usercaps_test_publish(struct kunit *test)
 {
@@ -409,6 +514,9 @@ static void usercaps_test_publish(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, live_chmod(0001), 0);
 	KUNIT_EXPECT_EQ(test, live_generation(), generation + 2);
 	KUNIT_EXPECT_EQ(test, live_may_grant(), 1);
+	/* A setattr that changes nothing is no policy change. */
+	KUNIT_ASSERT_EQ(test, live_chmod(0001), 0);
+	KUNIT_EXPECT_EQ(test, live_generation(), generation + 2);
 }
 
 /* A stale cache gets the policy's decisions and the current generation. */
@@ -457,7 +565,8 @@ static void usercaps_test_fill_leaves_busy_and_newer(struct kunit *test)
 
 /*
  * KUnit runs this case in a kernel thread: the policy grants LIVE_CAP to
- * the credential, and the check refuses it all the same.
+ * the credential, and the check refuses it all the same; and the thread
+ * may not change the policy, though it holds CAP_MAC_ADMIN.
  */
 static void usercaps_test_kernel_thread_refused(struct kunit *test)
 {
@@ -472,6 +581,9 @@ static void usercaps_test_kernel_thread_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, usercaps_capable(cred, LIVE_CAP), -EPERM);
 	KUNIT_EXPECT_EQ(test, usercaps_allow(cred, LIVE_CAP), -EPERM);
 	abort_creds(cred);
+
+	KUNIT_ASSERT_TRUE(test, capable(CAP_MAC_ADMIN));
+	KUNIT_EXPECT_FALSE(test, usercaps_may_change_policy());
 }
 
 static struct kunit_case usercaps_live_test_cases[] = {

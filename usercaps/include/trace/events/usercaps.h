@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * usercaps LSM - tracepoint of each grant
+ * usercaps LSM - tracepoints of each grant and each percred fill
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM usercaps
@@ -44,6 +44,31 @@ TRACE_EVENT(usercaps_grant,
 	    TP_printk("cap=%d name=%s fsuid=%u fsgid=%u class=%s mode=%04o",
 		      __entry->cap, __get_str(name), __entry->fsuid,
 		      __entry->fsgid, __get_str(class), __entry->mode)
+);
+
+/**
+ * usercaps_percred_fill - A check found its credential's cache stale
+ * @seen: The generation the cache had: 0 before the first fill,
+ *        USERCAPS_CACHE_BUSY while another fill stores its decisions
+ * @generation: The policy generation this fill decided for
+ * @stored: Whether this fill stored its decisions; false when another
+ *          fill claimed the cache first or stored a newer generation
+ *
+ * Fired in percred mode only, once per fill: the checks racing for one
+ * credential's cache after a policy change show as fills that did not
+ * store.
+ */
+TRACE_EVENT(usercaps_percred_fill,
+	    TP_PROTO(u64 seen, u64 generation, bool stored),
+	    TP_ARGS(seen, generation, stored),
+	    TP_STRUCT__entry(__field(u64, seen)
+			     __field(u64, generation)
+			     __field(bool, stored)),
+	    TP_fast_assign(__entry->seen = seen;
+			   __entry->generation = generation;
+			   __entry->stored = stored;),
+	    TP_printk("seen=%llu generation=%llu stored=%d",
+		      __entry->seen, __entry->generation, __entry->stored)
 );
 
 #endif /* _TRACE_USERCAPS_H */
