@@ -10,9 +10,9 @@ PATH may lie inside a packed file: results/ab/<id>/A is the A/ packed in
 results/ab/<id>/packed.tar.xz, itself a run directory with its own.
 
 As a module (bench/summarize, bench/kernels, bench/ab-table,
-bench/ab-profile): directory(PATH) is such a directory, unpacked into a
-temporary one when anything of it is packed, removed when the program
-ends."""
+bench/ab-profile): path(PATH) is where PATH's files are all loose, PATH
+itself when nothing of it is packed, else a temporary copy, removed when
+the program ends."""
 import atexit
 import os
 import shutil
@@ -23,34 +23,35 @@ import tempfile
 ARCHIVE = "packed.tar.xz"
 
 
-def unpack(path, dest):
-    """PATH's loose files and its packed ones, into DEST (new)."""
-    shutil.copytree(path, dest, symlinks=True, ignore=shutil.ignore_patterns(ARCHIVE))
-    archive = os.path.join(path, ARCHIVE)
+def unpack(directory, dest):
+    """DIRECTORY's loose files and its packed ones, into DEST (new)."""
+    shutil.copytree(directory, dest, symlinks=True, ignore=shutil.ignore_patterns(ARCHIVE))
+    archive = os.path.join(directory, ARCHIVE)
     if os.path.exists(archive):
         with tarfile.open(archive) as tar:
             tar.extractall(dest, filter="data")
 
 
-def directory(path):
-    """PATH with everything of it loose: PATH itself when nothing of it
-    is packed, else a temporary copy (a directory that does not exist is
-    looked for in its parent's packed files)."""
-    path = os.path.normpath(path)
-    if not os.path.isdir(path):
-        parent, name = os.path.split(path)
-        if not parent or parent == path:
-            return path
-        unpacked_parent = directory(parent)
+def path(name):
+    """NAME, a directory or a file, where everything of it is loose: NAME
+    itself, or the same in a temporary copy of the directory packed that
+    holds it (a NAME that does not exist is looked for in its parent's
+    packed files)."""
+    name = os.path.normpath(name)
+    if not os.path.exists(name):
+        parent, base = os.path.split(name)
+        if not parent or parent == name:
+            return name
+        unpacked_parent = path(parent)
         if unpacked_parent == parent:
-            return path
-        return directory(os.path.join(unpacked_parent, name))
-    if not os.path.exists(os.path.join(path, ARCHIVE)):
-        return path
+            return name
+        return path(os.path.join(unpacked_parent, base))
+    if not os.path.isdir(name) or not os.path.exists(os.path.join(name, ARCHIVE)):
+        return name
     dest = tempfile.mkdtemp(prefix="unpacked.")
     atexit.register(shutil.rmtree, dest, True)
     os.rmdir(dest)
-    unpack(path, dest)
+    unpack(name, dest)
     return dest
 
 
@@ -58,12 +59,11 @@ def main():
     if len(sys.argv) != 3 or sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(sys.argv) == 2 else 2
-    path, dest = sys.argv[1], sys.argv[2]
-    source = directory(path)
+    source = path(sys.argv[1])
     if not os.path.isdir(source):
-        print(f"bench/unpacked.py: no directory {path}, loose or packed", file=sys.stderr)
+        print(f"bench/unpacked.py: no directory {sys.argv[1]}, loose or packed", file=sys.stderr)
         return 1
-    unpack(source, dest)
+    unpack(source, sys.argv[2])
     return 0
 
 
