@@ -77,6 +77,20 @@ is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
 contains "$out" 'kill percred-grant: profile 18\.00, calls 18\.00, icount 15\.00' \
 	"... and names the row"
 is "$(cross_check off)" "18.00 | 18.00 | 15.00 | -3.00 | 0.00 | **differs**" "... and summary.md shows it"
+# The status is final before the summaries say it: bench/run then
+# leaves the run out of results/latest (bench/publish refuses it).
+is "$(sed -n 's/^status=//p' "$tmp/off/meta")" "complete, profile cross-check failed" \
+	"... its meta's status says the cross-check failed"
+contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*complete, profile cross-check failed\*\*' \
+	"... and so does summary.md's"
+contains "$(sed -n 1p "$tmp/off/summary.csv")" ', status complete, profile cross-check failed$' "... and summary.csv's"
+rc=0
+bench/publish "$tmp/off" >/dev/null 2>&1 || rc=$?
+is "$rc:$(ls "$tmp" | grep -c '^latest$' || true)" "1:0" "... and bench/publish refuses it"
+sed -i 's/^status=.*/status=failed at step 3\/4 (profile-run1-percred): kernel panic/' "$tmp/off/meta"
+bench/summarize "$tmp/off" >/dev/null 2>&1 || true
+contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*failed at step 3/4 \(profile-run1-percred\): kernel panic\*\*' \
+	"a failed run's status is left as bench/run wrote it"
 
 # The windows against the calls they lie in: a profile 3 above what
 # the whole calls say fails, whatever icount says.
