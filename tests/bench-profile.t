@@ -70,6 +70,22 @@ contains "$(cat "$tmp/agree/profile.csv")" '^kill,percred-grant,percred,grant,10
 is "$(cross_check agree)" "15.00 | 15.00 | 15.00 | +0.00 | 0.00 | ok" \
 	"summary.md: the cross-check row, profile against icount"
 
+# Packed (bench/pack), its profile/ in packed.tar.xz: bench/plot draws
+# the profile from there (the profile alone: gnuplot 5.4 segfaults in cases.gp
+# on a per-check table of one row).
+if command -v gnuplot >/dev/null; then
+	cp -r "$tmp/agree" "$tmp/agree-packed"
+	bench/pack "$tmp/agree-packed"
+	rm "$tmp/agree-packed/checks.csv"
+	rc=0
+	out=$(bench/plot --run "$tmp/agree-packed" --out "$tmp/plots" 2>&1) || rc=$?
+	is "$rc" 0 "bench/plot draws a packed run"
+	contains "$(cat "$tmp/plots/profile-kill.svg" 2>/dev/null)" '>percred-grant 133<' \
+		"... its profile-kill from the packed profile/kill-*.tsv"
+else
+	ok 1 "bench/plot on a packed run: gnuplot is missing (make deps installs it)"
+fi
+
 made_up_run "$tmp/off" 136 0 0
 rc=0
 out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
