@@ -172,6 +172,8 @@ kernels "$old" "$new"
 is "$rc" 0 "a complete run whose profile cross-check failed is compared"
 contains "$(cat "$tmp/out/summary.md")" '^\| status \| complete \| complete, profile cross-check failed \|$' \
 	"... and summary.md shows its status"
+contains "$(cat "$tmp/out/per-check-kernels.svg")" "run 20260102-000000-new, FAILED RUN: status 'complete, profile cross-check failed'" \
+	"... and the plot's title marks it FAILED"
 sed -i 's/^status=.*/status=complete/' "$new/meta"
 rm "$new/checks.csv"
 refused "a run without checks.csv" "no checks.csv" "$old" "$new"
