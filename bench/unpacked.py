@@ -25,7 +25,9 @@ ARCHIVE = "packed.tar.xz"
 
 def unpack(directory, dest):
     """DIRECTORY's loose files and its packed ones, into DEST (new)."""
-    shutil.copytree(directory, dest, symlinks=True, ignore=shutil.ignore_patterns(ARCHIVE))
+    # Its own archive only: a loose directory in it keeps its own.
+    shutil.copytree(directory, dest, symlinks=True,
+                    ignore=lambda folder, names: [ARCHIVE] if folder == directory else [])
     archive = os.path.join(directory, ARCHIVE)
     if os.path.exists(archive):
         with tarfile.open(archive) as tar:

@@ -240,6 +240,9 @@ bench/unpacked.py "$ab_dir/B" "$tmp/B-unpacked" || rc=$?
 is "$rc:$(ls "$tmp/B-unpacked" "$tmp/B-unpacked/profile" | paste -sd' ' -)" \
 	"0:$tmp/B-unpacked: checks.csv profile summary.csv  $tmp/B-unpacked/profile: kill-percred-grant.tsv" \
 	"bench/unpacked.py unpacks a run packed inside an A/B directory"
+bench/unpacked.py "$tmp/results" "$tmp/results-copy"
+is "$(ls "$tmp/results-copy/ab/$(basename "$ab_dir")" | paste -sd' ' -)" "README ab.md meta packed.tar.xz" \
+	"... and a directory above it as it is, the A/B's own archive kept"
 ab --plan --profile HEAD HEAD
 contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" --mode icount,profile$' \
 	"--profile: the plugin's profile in the same bench/run"
