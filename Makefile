@@ -29,7 +29,7 @@ help:
 	@echo '  make kernel-stock  the same kernel without usercaps, for the benchmark'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
-	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
+	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes, in results/quick/)'
 	@echo '  make bench-kernels  the latest 6.1 and 6.12 runs side by side (per check)'
 	@echo '  make bench-ab A=REV B=REV  build both revisions, compare per call and per check'
 	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
