@@ -182,6 +182,14 @@ ok "$(cmp -s "$tmp/summary.md.before" "$run_dir/summary.md"; echo $?)" "... and 
 bench/pack "$run_dir"
 is "$(ls "$run_dir" | paste -sd' ' -)" "checks.csv meta packed.tar.xz summary.csv summary.md" \
 	"... and what it writes again packs again"
+# What bench/summarize writes again is newer than what was packed.
+echo "# written again" >"$run_dir/memory.csv"
+bench/pack "$run_dir"
+bench/unpacked.py "$run_dir" "$tmp/repacked"
+is "$(cat "$tmp/repacked/memory.csv")" "# written again" "... the loose file replacing the packed one"
+rm -rf "$tmp/repacked"
+bench/summarize "$run_dir" >/dev/null
+bench/pack "$run_dir"
 
 # A quick run never replaces the record, nor does a run that did not
 # complete: in a copy of the harness, the made-up run above is the record
