@@ -29,7 +29,7 @@ help:
 	@echo '  make kernel-stock  the same kernel without usercaps, for the benchmark'
 	@echo '  make test     deps + kernel + every test suite, booted in QEMU'
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
-	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes)'
+	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes, in results/quick/)'
 	@echo '  make bench-kernels  the latest 6.1 and 6.12 runs side by side (per check)'
 	@echo '  make bench-ab A=REV B=REV  build both revisions, compare per call and per check'
 	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
@@ -69,12 +69,13 @@ test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
 	@USERCAPS_KERNEL=debug PROVE_FLAGS='$(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
 
-# QUICK=1: icount only, one boot per kernel configuration (a few minutes);
+# QUICK=1: icount only, one boot per kernel configuration (a few minutes),
+# into results/quick/ and plots/quick/: never the record, results/latest;
 # BENCH_FLAGS: more bench/run options (bench/run --help).
 bench: kernel kernel-stock
 	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
-	@bench/plot
-	@if [ "$(KERNEL)" != 6.1 ] && [ -e results/latest ]; then $(MAKE) --no-print-directory bench-kernels; fi
+	@bench/plot $(if $(QUICK),--quick)
+	@if [ -z "$(QUICK)" ] && [ "$(KERNEL)" != 6.1 ] && [ -e results/latest ]; then $(MAKE) --no-print-directory bench-kernels; fi
 
 # The latest 6.1 and 6.12 runs side by side: results/kernels/, plots/
 # per-check-kernels.*.
@@ -93,10 +94,10 @@ plugin: deps
 
 # Every kernel configuration and case once with the plugin, and once in
 # icount mode (QUICK's short repeats) for the per-check figures its totals
-# must match; bench/run fails when they do not.
+# must match; bench/run fails when they do not. A quick run: results/quick/.
 profile: plugin kernel kernel-stock
 	@bench/run --quick --mode icount,profile $(BENCH_FLAGS)
-	@bench/plot
+	@bench/plot --quick
 
 patches:
 	@vm/export-series

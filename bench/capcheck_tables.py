@@ -50,7 +50,7 @@ def parse_log(path):
     return sessions
 
 
-def gather(raw, raw_file, data_rows):
+def gather(raw, data_rows):
     """The profile boots' sessions, as {(workload, config): row}, each row
     the session's report with its kernel and calls."""
     profiles = {}
@@ -58,7 +58,7 @@ def gather(raw, raw_file, data_rows):
     for name in (n for n in names if n.startswith("profile-") and not n.endswith("-failed")):
         boot_dir = os.path.join(raw, name)
         kernel = name.split("-", 2)[2]
-        sessions = parse_log(raw_file(os.path.join(boot_dir, "capcheck.log")))
+        sessions = parse_log(os.path.join(boot_dir, "capcheck.log"))
         for session, workload, config, calls in data_rows(os.path.join(boot_dir, "sessions.dat")):
             if session in sessions:
                 profiles[(workload, config)] = dict(sessions[session], kernel=kernel,

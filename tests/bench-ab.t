@@ -217,6 +217,32 @@ contains "$table" '^### kill-percred-grant: instructions per check' "A against B
 is "$(echo "$table" | grep '^| [a-z]' | grep -v function | paste -sd' ' -)" \
 	"| usercaps_percred_capable | 8.00 | 5.00 | -3.00 | | cap_capable | 12.00 | 12.00 | +0.00 | | total | 20.00 | 17.00 | -3.00 |" \
 	"... the function that changed first, B - A, the total last"
+# An A/B directory as bench/ab leaves it: ab.md, meta, a README, and the
+# two runs, each packed, packed in turn; the tables read them there.
+ab_dir=$tmp/results/ab/aaaaaaa-vs-bbbbbbb-20260101-000000
+mkdir -p "$ab_dir"
+cp -r "$tmp/A" "$tmp/B" "$ab_dir/"
+printf 'A_rev=aaaaaaa\nB_rev=bbbbbbb\nrun_options=--quick\n' >"$ab_dir/meta"
+echo "# made up" >"$ab_dir/ab.md"
+bench/ab-readme "$ab_dir"
+bench/pack "$ab_dir/A"
+bench/pack "$ab_dir/B"
+bench/pack "$ab_dir"
+is "$(ls "$ab_dir" | paste -sd' ' -)" "README ab.md meta packed.tar.xz" "bench/pack keeps an A/B's ab.md, meta and README loose"
+contains "$(cat "$ab_dir/README")" "^      bench/ab-table $ab_dir/A $ab_dir/B\$" "... and its README says how to read the runs packed"
+is "$(bench/ab-table "$ab_dir/A" "$ab_dir/B")" "$(bench/ab-table "$tmp/A" "$tmp/B")" \
+	"bench/ab-table reads the runs packed in an A/B directory"
+is "$(bench/ab-profile "$ab_dir/A" "$ab_dir/B")" "$(bench/ab-profile "$tmp/A" "$tmp/B")" "... and so does bench/ab-profile"
+is "$(bench/ab-table "$ab_dir/A/summary.csv" "$ab_dir/B/summary.csv")" "$(bench/ab-table "$tmp/A" "$tmp/B")" \
+	"... a run's summary.csv too, checks.csv read beside it"
+rc=0
+bench/unpacked.py "$ab_dir/B" "$tmp/B-unpacked" || rc=$?
+is "$rc:$(ls "$tmp/B-unpacked" "$tmp/B-unpacked/profile" | paste -sd' ' -)" \
+	"0:$tmp/B-unpacked: checks.csv profile summary.csv  $tmp/B-unpacked/profile: kill-percred-grant.tsv" \
+	"bench/unpacked.py unpacks a run packed inside an A/B directory"
+bench/unpacked.py "$tmp/results" "$tmp/results-copy"
+is "$(ls "$tmp/results-copy/ab/$(basename "$ab_dir")" | paste -sd' ' -)" "README ab.md meta packed.tar.xz" \
+	"... and a directory above it as it is, the A/B's own archive kept"
 ab --plan --profile HEAD HEAD
 contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" --mode icount,profile$' \
 	"--profile: the plugin's profile in the same bench/run"

@@ -132,6 +132,17 @@ contains "$svg" '>17\.0<' "the plot writes each bar's value"
 contains "$svg" 'linux 6\.1\.1-usercaps vs 6\.12\.1-usercaps' "... and says which kernels"
 contains "$svg" 'commit 1111aaaa.*commit 2222bbbb' "... and which commits"
 
+# Packed runs (bench/pack: profile/ in packed.tar.xz) compare the same.
+cp "$tmp/out/summary.md" "$tmp/summary.md.loose"
+cp "$tmp/out/per-check.csv" "$tmp/per-check.csv.loose"
+bench/pack "$old"
+bench/pack "$new"
+is "$(ls "$new" | paste -sd' ' -)" "checks.csv meta packed.tar.xz profile.csv summary.csv" "the runs packed"
+kernels "$old" "$new"
+is "$rc" 0 "bench/kernels compares packed runs"
+ok "$(cmp -s "$tmp/summary.md.loose" "$tmp/out/summary.md" && cmp -s "$tmp/per-check.csv.loose" "$csv"; echo $?)" \
+	"... and writes the same summary.md and per-check.csv, kill's stock check by function included"
+
 rm "$new/profile.csv"
 kernels "$old" "$new"
 is "$rc" 0 "a run without the profile mode is compared too"
@@ -161,6 +172,8 @@ kernels "$old" "$new"
 is "$rc" 0 "a complete run whose profile cross-check failed is compared"
 contains "$(cat "$tmp/out/summary.md")" '^\| status \| complete \| complete, profile cross-check failed \|$' \
 	"... and summary.md shows its status"
+contains "$(cat "$tmp/out/per-check-kernels.svg")" "run 20260102-000000-new, FAILED RUN: status 'complete, profile cross-check failed'" \
+	"... and the plot's title marks it FAILED"
 sed -i 's/^status=.*/status=complete/' "$new/meta"
 rm "$new/checks.csv"
 refused "a run without checks.csv" "no checks.csv" "$old" "$new"

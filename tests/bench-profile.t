@@ -70,6 +70,22 @@ contains "$(cat "$tmp/agree/profile.csv")" '^kill,percred-grant,percred,grant,10
 is "$(cross_check agree)" "15.00 | 15.00 | 15.00 | +0.00 | 0.00 | ok" \
 	"summary.md: the cross-check row, profile against icount"
 
+# Packed (bench/pack), its profile/ in packed.tar.xz: bench/plot draws
+# the profile from there (the profile alone: gnuplot 5.4 segfaults in cases.gp
+# on a per-check table of one row).
+if command -v gnuplot >/dev/null; then
+	cp -r "$tmp/agree" "$tmp/agree-packed"
+	bench/pack "$tmp/agree-packed"
+	rm "$tmp/agree-packed/checks.csv"
+	rc=0
+	out=$(bench/plot --run "$tmp/agree-packed" --out "$tmp/plots" 2>&1) || rc=$?
+	is "$rc" 0 "bench/plot draws a packed run"
+	contains "$(cat "$tmp/plots/profile-kill.svg" 2>/dev/null)" '>percred-grant 133<' \
+		"... its profile-kill from the packed profile/kill-*.tsv"
+else
+	ok 1 "bench/plot on a packed run: gnuplot is missing (make deps installs it)"
+fi
+
 made_up_run "$tmp/off" 136 0 0
 rc=0
 out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
@@ -77,6 +93,20 @@ is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
 contains "$out" 'kill percred-grant: profile 18\.00, calls 18\.00, icount 15\.00' \
 	"... and names the row"
 is "$(cross_check off)" "18.00 | 18.00 | 15.00 | -3.00 | 0.00 | **differs**" "... and summary.md shows it"
+# The status is final before the summaries say it: bench/run then
+# leaves the run out of results/latest (bench/publish refuses it).
+is "$(sed -n 's/^status=//p' "$tmp/off/meta")" "complete, profile cross-check failed" \
+	"... its meta's status says the cross-check failed"
+contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*complete, profile cross-check failed\*\*' \
+	"... and so does summary.md's"
+contains "$(sed -n 1p "$tmp/off/summary.csv")" ', status complete, profile cross-check failed$' "... and summary.csv's"
+rc=0
+bench/publish "$tmp/off" >/dev/null 2>&1 || rc=$?
+is "$rc:$(ls "$tmp" | grep -c '^latest$' || true)" "1:0" "... and bench/publish refuses it"
+sed -i 's/^status=.*/status=failed at step 3\/4 (profile-run1-percred): kernel panic/' "$tmp/off/meta"
+bench/summarize "$tmp/off" >/dev/null 2>&1 || true
+contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*failed at step 3/4 \(profile-run1-percred\): kernel panic\*\*' \
+	"a failed run's status is left as bench/run wrote it"
 
 # The windows against the calls they lie in: a profile 3 above what
 # the whole calls say fails, whatever icount says.

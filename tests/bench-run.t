@@ -22,8 +22,8 @@ is "$rc" 0 "bench/run succeeds from a clone under /root at a path with a space a
 csv=$clone/results/summary.csv
 ok "$([ -f "$csv" ] && grep -q '^getppid,commoncap-allowed,icount,' "$csv"; echo $?)" \
 	"the run's summary has the getppid row, in the clone's results/"
-ok "$(ls "$clone"/results/*/raw/icount-run1-commoncap/nsop.dat >/dev/null 2>&1; echo $?)" \
-	"the guest wrote its raw data into the run directory"
+ok "$(tar -tJf "$(ls "$clone"/results/*/packed.tar.xz | sed -n 1p)" | grep -qx raw/icount-run1-commoncap/nsop.dat
+	echo $?)" "the guest wrote its raw data into the run directory, packed there by bench/pack"
 # Wall-clock capable() rounds without KVM (here forced with --accel-wall
 # tcg) are skipped, and both the console and the summary say why.
 rc=0
