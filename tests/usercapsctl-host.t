@@ -448,5 +448,14 @@ is "$(complete_words usercapsctl gr)" grant "completion: commands"
 is "$(complete_words "$usercapsctl_test" grant sys_ni)" sys_nice "completion: capabilities, from the policy"
 is "$(complete_words usercapsctl grant sys_nice --group audi)" audio "completion: groups"
 is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
+
+# Issue 28, finding 1: a write error on stdout is an error, never exit 0.
+printf '%s\n' 'sys_nice group audio' >"$tmp/one.conf"
+for words in "show-config" "list" "list --json" "apply --dry-run $tmp/one.conf" "check sys_nice --user nobody" "--help"; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are the arguments
+	out=$("$usercapsctl_test" $words 2>&1 >/dev/full) || rc=$?
+	contains "$rc:$out" '^9:usercapsctl: standard output: No space left on device$' "$words >/dev/full: exit 9, says why"
+done
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

@@ -8,11 +8,13 @@
  * documents it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "usercapsctl.h"
 
@@ -44,6 +46,21 @@ char *uc_strdupf(const char *fmt, ...)
 	if (n < 0)
 		exit(uc_err(UC_EXIT_FAILED, "out of memory"));
 	return s;
+}
+
+/*
+ * At exit: what went to stdout must have reached it. A full disk under
+ * "show-config > FILE" must not exit 0, so a write error overrides the
+ * status (atexit, as gnulib's close_stdout, so that no exit path skips it).
+ */
+static void uc_close_stdout(void)
+{
+	int err = fflush(stdout) ? errno : 0;
+
+	if (ferror(stdout) || fclose(stdout)) {
+		uc_err(0, "standard output: %s", strerror(err ? err : errno));
+		_exit(UC_EXIT_FAILED);
+	}
 }
 
 static const char uc_usage[] =
@@ -328,6 +345,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int status;
 
+	atexit(uc_close_stdout);
 	if (argc < 2)
 		return uc_usage_error("missing COMMAND");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
