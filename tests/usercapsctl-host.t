@@ -449,6 +449,27 @@ is "$(complete_words "$usercapsctl_test" grant sys_ni)" sys_nice "completion: ca
 is "$(complete_words usercapsctl grant sys_nice --group audi)" audio "completion: groups"
 is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
 
+# Finding 9: waiting for the lock says so, and is bounded (--wait).
+reset_policy
+flock "$lock" sleep 3 &
+holder=$!
+sleep 0.2
+before=$(state)
+start=$(date +%s%N)
+run grant sys_nice --group audio --wait 1
+took=$((($(date +%s%N) - start) / 1000000))
+status_is 13 "grant --wait 1 while another holds the lock: exit 13"
+contains "$out" '^usercapsctl: waiting for .*usercapsctl.lock: another usercapsctl is changing the policy \(at most 1 s, --wait\)$' "... says that it waits, and how long"
+contains "$out" 'still held after 1 s; nothing changed' "... then that it gave up"
+ok "$([ "$took" -ge 900 ] && [ "$took" -lt 2500 ]; echo $?)" "... after 1 s (took $took ms)"
+is "$(state)" "$before" "... and changed nothing"
+run grant sys_nice --group audio --wait 10
+contains "$rc:$out" "^0:usercapsctl: waiting for " "grant --wait 10: waits for the holder, then grants"
+wait "$holder"
+run grant sys_nice --group audio --wait x
+status_is 2 "--wait takes a number of seconds"
+reset_policy
+
 # Issue 28, finding 1: a write error on stdout is an error, never exit 0.
 printf '%s\n' 'sys_nice group audio' >"$tmp/one.conf"
 for words in "show-config" "list" "list --json" "apply --dry-run $tmp/one.conf" "check sys_nice --user nobody" "--help"; do

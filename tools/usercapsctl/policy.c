@@ -82,10 +82,11 @@ static int uc_policy_read(struct uc_policy *p)
  * @p: Where to store the policy
  * @for_change: Check for root and take the lock (lock.c) first, so that
  *	what is read stays true until the change is made
+ * @wait: How many seconds to wait for the lock
  *
  * Return: UC_EXIT_OK, or an exit status after saying why.
  */
-int uc_policy_open(struct uc_policy *p, bool for_change)
+int uc_policy_open(struct uc_policy *p, bool for_change, unsigned int wait)
 {
 	char *securityfs = uc_strdupf("%s/sys/kernel/security", uc_root());
 	int status = uc_check_active(securityfs);
@@ -93,7 +94,7 @@ int uc_policy_open(struct uc_policy *p, bool for_change)
 	if (!status && for_change)
 		status = uc_require_root();
 	if (!status && for_change)
-		status = uc_lock();
+		status = uc_lock(wait);
 	if (status)
 		return status;
 	p->dir = uc_strdupf("%s/usercaps", securityfs);

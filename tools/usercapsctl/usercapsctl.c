@@ -67,10 +67,11 @@ static const char uc_usage[] =
 	"Usage: usercapsctl COMMAND [OPTIONS]\n"
 	"\n"
 	"  list [--json]                          every capability, who holds it\n"
-	"  grant CAP --user U|--group G|--other [--force]\n"
-	"  revoke CAP [--user U|--group G|--other]  without a target: back to root:root 0100\n"
+	"  grant CAP --user U|--group G|--other [--force] [--wait SECONDS]\n"
+	"  revoke CAP [--user U|--group G|--other] [--wait SECONDS]\n"
+	"                                         without a target: back to root:root 0100\n"
 	"  check CAP [--user U]                   would U (default: you) hold CAP, and why\n"
-	"  apply [--force] [--dry-run] [--boot] [FILE...]\n"
+	"  apply [--force] [--dry-run] [--boot] [--wait SECONDS] [FILE...]\n"
 	"                                         make the policy what the FILEs say (- is\n"
 	"                                         stdin; none: /etc/usercaps.conf and\n"
 	"                                         /etc/usercaps.d/*.conf); --boot skips bad lines\n"
@@ -83,7 +84,8 @@ static const char uc_usage[] =
 	"then 'force'. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
 	"4 unknown user or group, 5 not root, 6 usercaps not active, 7 refused\n"
 	"without --force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
-	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too.\n"
+	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too, 13 the lock\n"
+	"is still held after --wait SECONDS (default 30).\n"
 	"See usercapsctl(8).\n";
 
 /* Options, as bits of the set each command accepts. */
@@ -95,6 +97,7 @@ enum {
 	OPT_JSON = 1 << 4,
 	OPT_DRY_RUN = 1 << 5,
 	OPT_BOOT = 1 << 6,
+	OPT_WAIT = 1 << 7,
 	OPT_TARGET = OPT_USER | OPT_GROUP | OPT_OTHER,
 };
 
@@ -108,6 +111,7 @@ enum uc_operands {
 struct uc_args {
 	unsigned int opts;
 	const char *name;	/* of --user or --group */
+	unsigned int wait;	/* --wait: seconds to wait for the lock */
 	char **operands;	/* NULL-terminated */
 };
 
@@ -119,6 +123,7 @@ static const struct option uc_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "boot", no_argument, NULL, 'b' },
+	{ "wait", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ }
 };
@@ -126,6 +131,22 @@ static const struct option uc_options[] = {
 static int uc_usage_error(const char *what)
 {
 	return uc_err(UC_EXIT_USAGE, "%s (usercapsctl --help shows the usage)", what);
+}
+
+/* A whole number of seconds, at most a day. */
+static int uc_parse_seconds(const char *s, unsigned int *seconds)
+{
+	unsigned long n;
+	char *end;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || n > 86400)
+		return -1;
+	*seconds = n;
+	return 0;
 }
 
 /*
@@ -138,7 +159,7 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operand
 	int c, opt;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "u:g:ofjnbh", uc_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:g:ofjnbw:h", uc_options, NULL)) != -1) {
 		switch (c) {
 		case 'u': opt = OPT_USER; a->name = optarg; break;
 		case 'g': opt = OPT_GROUP; a->name = optarg; break;
@@ -147,6 +168,11 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operand
 		case 'j': opt = OPT_JSON; break;
 		case 'n': opt = OPT_DRY_RUN; break;
 		case 'b': opt = OPT_BOOT; break;
+		case 'w':
+			opt = OPT_WAIT;
+			if (uc_parse_seconds(optarg, &a->wait))
+				return uc_usage_error("--wait takes a number of seconds, at most a day");
+			break;
 		case 'h': fputs(uc_usage, stdout); exit(UC_EXIT_OK);
 		default: return uc_usage_error("unknown option or missing argument");
 		}
@@ -333,14 +359,15 @@ int main(int argc, char **argv)
 		bool changes;
 	} commands[] = {
 		{ "list", uc_cmd_list, OPT_JSON, UC_NO_OPERAND, false },
-		{ "grant", uc_cmd_grant, OPT_TARGET | OPT_FORCE, UC_CAP, true },
-		{ "revoke", uc_cmd_revoke, OPT_TARGET, UC_CAP, true },
+		{ "grant", uc_cmd_grant, OPT_TARGET | OPT_FORCE | OPT_WAIT, UC_CAP, true },
+		{ "revoke", uc_cmd_revoke, OPT_TARGET | OPT_WAIT, UC_CAP, true },
 		{ "check", uc_cmd_check, OPT_USER, UC_CAP, false },
-		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN | OPT_BOOT, UC_FILES, true },
+		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN | OPT_BOOT | OPT_WAIT, UC_FILES,
+		  true },
 		{ "lint", uc_cmd_lint, OPT_FORCE, UC_FILES, false },
 		{ "show-config", uc_cmd_show_config, 0, UC_NO_OPERAND, false },
 	};
-	struct uc_args a = { 0 };
+	struct uc_args a = { .wait = UC_LOCK_WAIT };
 	struct uc_policy p;
 	size_t i;
 	int status;
@@ -369,6 +396,6 @@ int main(int argc, char **argv)
 	if (commands[i].run == uc_cmd_lint)
 		uc_policy_offline(&p);
 	else
-		status = uc_policy_open(&p, commands[i].changes && !(a.opts & OPT_DRY_RUN));
+		status = uc_policy_open(&p, commands[i].changes && !(a.opts & OPT_DRY_RUN), a.wait);
 	return status ? status : commands[i].run(&p, &a);
 }

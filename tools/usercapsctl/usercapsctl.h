@@ -24,6 +24,7 @@ enum uc_exit {
 	UC_EXIT_FAILED = 9,		/* a system call failed; nothing changed */
 	UC_EXIT_REFUSED = 10,		/* the kernel refused: needs CAP_MAC_ADMIN */
 	UC_EXIT_MIXED = 11,		/* a change and its rollback failed */
+	UC_EXIT_LOCKED = 13,		/* the lock is still held after --wait */
 };
 
 /* A capability file's mode bits that grant, by class. */
@@ -83,10 +84,11 @@ int uc_cap_lookup(const char *name, int *cap);
 const char *uc_root(void);
 
 /* lock.c */
-int uc_lock(void);
+#define UC_LOCK_WAIT 30		/* seconds, by default */
+int uc_lock(unsigned int wait);
 
 /* policy.c */
-int uc_policy_open(struct uc_policy *p, bool for_change);
+int uc_policy_open(struct uc_policy *p, bool for_change, unsigned int wait);
 void uc_policy_offline(struct uc_policy *p);
 unsigned int uc_grantees(const struct uc_entry *e);
 bool uc_entry_is_default(const struct uc_entry *e);
