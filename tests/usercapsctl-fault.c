@@ -6,6 +6,8 @@
  * CALL (fchmodat or fchownat) in the process do ACTION:
  *
  *	EPERM, EACCES, EIO, EROFS  fail with that errno, changing nothing
+ *	SIGINT, SIGTERM, SIGHUP  first send the process that signal, as a
+ *	              user's ^C or a shutdown would
  *	symlink=PATH  first replace the file by a symlink to PATH, as a race
  *	              against the tool would
  *	fifo          do the call, then replace the file by a FIFO
@@ -13,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,13 @@ static const struct {
 	int err;
 } fault_errnos[] = {
 	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "EIO", EIO }, { "EROFS", EROFS },
+};
+
+static const struct {
+	const char *name;
+	int sig;
+} fault_signals[] = {
+	{ "SIGINT", SIGINT }, { "SIGTERM", SIGTERM }, { "SIGHUP", SIGHUP },
 };
 
 /* The action for the @n-th call of @call, or NULL. */
@@ -60,6 +70,9 @@ static int fault_before(const char *action, int dirfd, const char *name)
 			return -1;
 		}
 	}
+	for (i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
+		if (!strcmp(action, fault_signals[i].name))
+			raise(fault_signals[i].sig);
 	return 0;
 }
 

@@ -470,6 +470,34 @@ run grant sys_nice --group audio --wait x
 status_is 2 "--wait takes a number of seconds"
 reset_policy
 
+# Finding 6: apply is one transaction. A signal mid-apply takes effect
+# after it, a closed stderr does not stop the rollback, and the rollback
+# goes on past a step that fails.
+reset_policy
+run_faulty fchmodat:2:SIGINT apply "$tmp/two.conf"
+is "$rc:$(stat -c '%G %a' "$dir/ipc_lock" "$dir/sys_nice" | tr '\n' ' ')" "130:audio 110 audio 110 " \
+	"SIGINT mid-apply: the apply completes, then the signal ends it (130)"
+reset_policy
+run_faulty fchownat:2:SIGTERM,fchmodat:2:EIO apply "$tmp/two.conf"
+is "$rc:$(state)" "143:$(reset_policy; state)" "SIGTERM, then a failure mid-apply: rolled back, then the signal ends it (143)"
+reset_policy
+rc=0
+# shellcheck disable=SC2016 # for python
+USERCAPS_FAULT=fchmodat:2:EIO LD_PRELOAD=$usercapsctl_fault python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.call(sys.argv[1:], stderr=w, stdout=subprocess.DEVNULL))' \
+	"$usercapsctl_test" apply "$tmp/two.conf" || rc=$?
+is "$rc:$(state)" "9:$(reset_policy; state)" "a failure mid-apply with stderr a closed pipe: exit 9, rolled back (no SIGPIPE before the rollback)"
+printf '%s\n' 'ipc_lock group audio' 'sys_nice group audio' 'sys_time group audio' >"$tmp/three.conf"
+run_faulty fchmodat:3:EIO,fchmodat:4:EIO apply "$tmp/three.conf"
+status_is 11 "a failure whose rollback fails at one step: exit 11"
+contains "$out" "sys_nice: cannot roll back: Input/output error" "... names the step that failed"
+is "$(stat -c '%G %a' "$dir/ipc_lock" "$dir/sys_time" | tr '\n' ' ')" "root 100 root 100 " \
+	"... and rolls back the others, before and after it"
+contains "$(printf '%s\n' "$out" | sed -n 1p)" 'sys_time: Input/output error' "... the failure first, then the rollback's"
+reset_policy
+
 # Issue 28, finding 1: a write error on stdout is an error, never exit 0.
 printf '%s\n' 'sys_nice group audio' >"$tmp/one.conf"
 for words in "show-config" "list" "list --json" "apply --dry-run $tmp/one.conf" "check sys_nice --user nobody" "--help"; do

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -255,23 +256,61 @@ static int uc_change_failed(const struct uc_policy *p, int cap, int err)
 	return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap], uc_cap_strerror(err));
 }
 
+/*
+ * Give the files changed so far, up to @failed, the state read before, in
+ * reverse order; the one that failed is read again first, as the failure
+ * may have come after a part of its change. A step that fails does not
+ * stop the others. Only then say what went wrong: a message to a closed
+ * stderr must not come between a failure and its rollback.
+ */
+static int uc_rollback(struct uc_policy *p, const struct uc_entry *before, int failed, int err)
+{
+	int undo, undo_err[UC_NCAPS] = { 0 }, status;
+	bool mixed = false;
+
+	for (undo = failed; undo >= 0; undo--) {
+		if (undo == failed)
+			undo_err[undo] = uc_stat_entry(p->dirfd, uc_cap_names[undo], &p->entry[undo]);
+		if (!undo_err[undo] && p->present[undo] && !uc_entry_eq(&p->entry[undo], &before[undo]))
+			undo_err[undo] = uc_cap_set(p, undo, &before[undo]);
+		mixed |= undo_err[undo] != 0;
+	}
+	status = uc_change_failed(p, failed, err);
+	for (undo = failed; undo >= 0; undo--)
+		if (undo_err[undo])
+			uc_err(0, "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
+			       p->dir, uc_cap_names[undo], uc_cap_strerror(undo_err[undo]));
+	if (mixed)
+		return UC_EXIT_MIXED;
+	return uc_err(status, "rolled back: the policy is as it was before");
+}
+
 /**
  * uc_policy_commit - Make every capability file hold what @want says
  * @p: The policy as read, locked with uc_policy_open(p, true)
  * @want: One entry per capability
  *
  * Files that already agree are not touched. On a failure, the files
- * changed so far get back the state read before, in reverse order; the
- * one that failed is read again first, as the failure may have come
- * after a part of its change.
+ * changed so far get back the state read before (uc_rollback). The change
+ * and its rollback are one transaction: SIGINT, SIGTERM and SIGHUP wait
+ * until it is over, and a closed stderr gives EPIPE instead of SIGPIPE.
  *
  * Return: UC_EXIT_OK; UC_EXIT_FAILED or UC_EXIT_REFUSED, rolled back;
  * UC_EXIT_MIXED if the rollback failed too; each after a message.
  */
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want)
 {
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_pipe;
 	struct uc_entry before[UC_NCAPS];
-	int cap, err = 0, undo, status;
+	sigset_t block, old_mask;
+	int cap, err = 0, status = UC_EXIT_OK;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	sigaction(SIGPIPE, &ignore, &old_pipe);
 
 	memcpy(before, p->entry, sizeof(before));
 	for (cap = 0; cap < UC_NCAPS; cap++) {
@@ -281,19 +320,10 @@ int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want)
 		if (err)
 			break;
 	}
-	if (!err)
-		return UC_EXIT_OK;
+	if (err)
+		status = uc_rollback(p, before, cap, err);
 
-	status = uc_change_failed(p, cap, err);
-	for (undo = cap; undo >= 0; undo--) {
-		err = undo == cap ? uc_stat_entry(p->dirfd, uc_cap_names[cap], &p->entry[cap]) : 0;
-		if (!err && p->present[undo] && !uc_entry_eq(&p->entry[undo], &before[undo]))
-			err = uc_cap_set(p, undo, &before[undo]);
-		if (err)
-			return uc_err(UC_EXIT_MIXED,
-				      "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
-				      p->dir, uc_cap_names[undo], uc_cap_strerror(err));
-	}
-	uc_err(status, "rolled back: the policy is as it was before");
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return status;
 }
