@@ -431,9 +431,16 @@ contains "$(cat "$unit")" '^ConditionPathIsDirectory=/sys/kernel/security/userca
 contains "$(cat "$unit")" '^CapabilityBoundingSet=CAP_MAC_ADMIN CAP_CHOWN CAP_FOWNER$' \
 	"the unit's bounding set: CAP_MAC_ADMIN, CAP_CHOWN, CAP_FOWNER"
 contains "$(cat "$unit")" '^ExecStart=/usr/local/sbin/usercapsctl apply --boot$' "the unit runs apply --boot"
+make -s -C tools/usercapsctl OUT="$tmp/out-usr" install DESTDIR="$tmp/dest-default" >/dev/null
 make -s -C tools/usercapsctl install OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
 is "$(sed -n 's/^ExecStart=//p' "$tmp/dest-usr/etc/systemd/system/usercaps.service"):$(cd "$tmp/dest-usr" && ls usr/sbin)" \
-	"/usr/sbin/usercapsctl apply --boot:usercapsctl" "make install PREFIX=/usr: the unit runs /usr/sbin/usercapsctl, where it is"
+	"/usr/sbin/usercapsctl apply --boot:usercapsctl" \
+	"make install PREFIX=/usr after a default install: the unit runs /usr/sbin/usercapsctl, where it is"
+rebuild=$(make -C tools/usercapsctl OUT="$tmp/out-usr" CFLAGS='-O1 -g' all)
+contains "$rebuild" ' -O1 -g .*-o [^ ]*/out-usr/usercapsctl ' "changed CFLAGS rebuild the binary"
+is "$(make -s -C tools/usercapsctl OUT="$tmp/out-usr" CFLAGS='-O1 -g' all)" "" "... once"
+make -s -C tools/usercapsctl uninstall OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
+is "$(cd "$tmp/dest-usr" && find . -type f)" "" "make uninstall removes what make install put"
 build=$(make -nB -C tools/usercapsctl OUT="$tmp/out-flags" CPPFLAGS=-D_FORTIFY_SOURCE=2 LDFLAGS=-Wl,-z,now "$tmp/out-flags/usercapsctl")
 contains "$build" '-D_FORTIFY_SOURCE=2 .*-Wl,-z,now' "the Makefile honours CPPFLAGS and LDFLAGS"
 
