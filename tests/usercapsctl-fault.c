@@ -3,7 +3,8 @@
  * usercapsctl-fault - fault injection for usercapsctl-host.t (LD_PRELOAD)
  *
  * USERCAPS_FAULT="CALL:N:ACTION[,CALL:N:ACTION...]" makes the Nth call of
- * CALL (fchmodat or fchownat) in the process do ACTION:
+ * CALL (fchmodat, fchownat, getpwnam_r or getgrnam_r) in the process do
+ * ACTION:
  *
  *	EPERM, EACCES, EIO, EROFS  fail with that errno, changing nothing
  *	SIGINT, SIGTERM, SIGHUP  first send the process that signal, as a
@@ -11,10 +12,15 @@
  *	symlink=PATH  first replace the file by a symlink to PATH, as a race
  *	              against the tool would
  *	fifo          do the call, then replace the file by a FIFO
+ *
+ * getpwnam_r and getgrnam_r take only an errno, which they return, as a
+ * failing NSS module makes them.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,4 +118,40 @@ int fchownat(int dirfd, const char *name, uid_t owner, gid_t group, int flags)
 	if (action && !ret)
 		fault_after(action, dirfd, name);
 	return ret;
+}
+
+/* The errno that the @n-th call of @call is to return, or 0. */
+static int fault_errno(const char *call, unsigned int n)
+{
+	const char *action = fault_action(call, n);
+	size_t i;
+
+	for (i = 0; action && i < sizeof(fault_errnos) / sizeof(fault_errnos[0]); i++)
+		if (!strcmp(action, fault_errnos[i].name))
+			return fault_errnos[i].err;
+	return 0;
+}
+
+int getpwnam_r(const char *name, struct passwd *pw, char *buf, size_t size,
+	       struct passwd **result)
+{
+	static unsigned int calls;
+	int (*real)(const char *, struct passwd *, char *, size_t, struct passwd **) =
+		dlsym(RTLD_NEXT, "getpwnam_r");
+	int err = fault_errno("getpwnam_r", ++calls);
+
+	*result = NULL;
+	return err ? err : real(name, pw, buf, size, result);
+}
+
+int getgrnam_r(const char *name, struct group *gr, char *buf, size_t size,
+	       struct group **result)
+{
+	static unsigned int calls;
+	int (*real)(const char *, struct group *, char *, size_t, struct group **) =
+		dlsym(RTLD_NEXT, "getgrnam_r");
+	int err = fault_errno("getgrnam_r", ++calls);
+
+	*result = NULL;
+	return err ? err : real(name, gr, buf, size, result);
 }

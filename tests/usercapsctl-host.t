@@ -505,6 +505,22 @@ is "$(stat -c '%G %a' "$dir/ipc_lock" "$dir/sys_time" | tr '\n' ' ')" "root 100 
 contains "$(printf '%s\n' "$out" | sed -n 1p)" 'sys_time: Input/output error' "... the failure first, then the rollback's"
 reset_policy
 
+# Finding 10: capability names from libcap-ng; a failing user or group
+# database is an error, never "unknown" nor a number.
+contains "$(ldd "$usercapsctl")" 'libcap-ng\.so' "usercapsctl takes capability names from libcap-ng"
+reset_policy
+before=$(state)
+run_faulty getpwnam_r:1:EIO grant sys_nice --user 4321
+contains "$rc:$out" "^9:usercapsctl: looking up user '4321': Input/output error$" \
+	"--user 4321 while the passwd database fails: exit 9, not uid 4321"
+run_faulty getgrnam_r:1:EIO grant sys_nice --group audio
+contains "$rc:$out" "^9:usercapsctl: looking up group 'audio': Input/output error$" "--group audio while the group database fails: exit 9"
+run_faulty getpwnam_r:1:EIO lint "$tmp/audio.conf"
+contains "$rc:$out" "audio.conf:2: looking up user 'nobody': Input/output error" "... in a file, with file:line"
+run_faulty getpwnam_r:1:EIO check sys_nice --user nobody
+contains "$rc:$out" "^9:usercapsctl: looking up user 'nobody'" "... and for check"
+is "$(state)" "$before" "... and nothing changed"
+
 # Issue 28, finding 1: a write error on stdout is an error, never exit 0.
 printf '%s\n' 'sys_nice group audio' >"$tmp/one.conf"
 for words in "show-config" "list" "list --json" "apply --dry-run $tmp/one.conf" "check sys_nice --user nobody" "--help"; do

@@ -79,9 +79,9 @@ static int uc_config_risk(int cap, const struct uc_target *t, bool line_force,
 	if (tier == UC_TIER_FORCE && !(flags & UC_CONF_FORCE))
 		return uc_err(UC_EXIT_DANGEROUS,
 			      "%srefusing to grant %s without 'force' at the end of the line or --force: %s",
-			      where, uc_cap_names[cap], why);
+			      where, uc_cap_name(cap), why);
 	uc_err(0, "%swarning: granting %s to %s: %s ('force' at the end of the line acknowledges it)",
-	       where, uc_cap_names[cap], uc_target_str(t), why);
+	       where, uc_cap_name(cap), uc_target_str(t), why);
 	return UC_EXIT_OK;
 }
 
@@ -116,7 +116,7 @@ static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 	if (l->line[class])
 		return uc_err(UC_EXIT_BAD_FILE,
 			      "%s%s already has a %s at %s:%u: a capability file has one owner, one group and one other class",
-			      where, uc_cap_names[cap], uc_class_words[class], l->path[class],
+			      where, uc_cap_name(cap), uc_class_words[class], l->path[class],
 			      l->line[class]);
 	status = uc_config_risk(cap, &t, n == need + 1, flags, where);
 	if (status)
@@ -211,7 +211,7 @@ static void uc_config_write_line(int cap, const struct uc_target *t)
 
 	if (t->class != UC_OTHER)
 		word = uc_id_word(t->class, t->id);
-	printf("%s %s%s%s%s\n", uc_cap_names[cap], uc_class_words[t->class], word ? " " : "",
+	printf("%s %s%s%s%s\n", uc_cap_name(cap), uc_class_words[t->class], word ? " " : "",
 	       word ? word : "", uc_grant_risk(cap, t, &why) ? " force" : "");
 }
 
@@ -256,7 +256,7 @@ void uc_config_write(const struct uc_policy *p)
 		canon.mode |= grantees;
 		if (canon.owner != e->owner || canon.group != e->group || canon.mode != e->mode)
 			printf("# note: %s is owner=%s group=%s mode=%04o; the lines above make it owner=%s group=%s mode=%04o\n",
-			       uc_cap_names[cap], uc_user_name(e->owner), uc_group_name(e->group),
+			       uc_cap_name(cap), uc_user_name(e->owner), uc_group_name(e->group),
 			       e->mode, uc_user_name(canon.owner), uc_group_name(canon.group),
 			       canon.mode);
 	}

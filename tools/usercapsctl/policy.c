@@ -63,14 +63,14 @@ static int uc_policy_read(struct uc_policy *p)
 	int cap, err;
 
 	for (cap = 0; cap < UC_NCAPS; cap++) {
-		err = uc_stat_entry(p->dirfd, uc_cap_names[cap], &p->entry[cap]);
+		err = uc_stat_entry(p->dirfd, uc_cap_name(cap), &p->entry[cap]);
 		p->present[cap] = !err;
 		any |= !err;
 		if (err == -EINVAL)
 			return uc_err(UC_EXIT_FAILED, "%s/%s: not a regular file, so not a capability file",
-				      p->dir, uc_cap_names[cap]);
+				      p->dir, uc_cap_name(cap));
 		if (err && err != -ENOENT)
-			return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap],
+			return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_name(cap),
 				      strerror(-err));
 	}
 	if (!any)
@@ -211,7 +211,7 @@ int uc_require_root(void)
 static int uc_cap_set(struct uc_policy *p, int cap, const struct uc_entry *to)
 {
 	struct uc_entry *cur = &p->entry[cap];
-	const char *name = uc_cap_names[cap];
+	const char *name = uc_cap_name(cap);
 	int err;
 
 	if ((cur->mode & to->mode) != cur->mode) {
@@ -252,8 +252,8 @@ static int uc_change_failed(const struct uc_policy *p, int cap, int err)
 	if (err == -EPERM || err == -EACCES)
 		return uc_err(UC_EXIT_REFUSED,
 			      "%s/%s: %s: changing the usercaps policy needs CAP_MAC_ADMIN",
-			      p->dir, uc_cap_names[cap], strerror(-err));
-	return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap], uc_cap_strerror(err));
+			      p->dir, uc_cap_name(cap), strerror(-err));
+	return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_name(cap), uc_cap_strerror(err));
 }
 
 /*
@@ -270,7 +270,7 @@ static int uc_rollback(struct uc_policy *p, const struct uc_entry *before, int f
 
 	for (undo = failed; undo >= 0; undo--) {
 		if (undo == failed)
-			undo_err[undo] = uc_stat_entry(p->dirfd, uc_cap_names[undo], &p->entry[undo]);
+			undo_err[undo] = uc_stat_entry(p->dirfd, uc_cap_name(undo), &p->entry[undo]);
 		if (!undo_err[undo] && p->present[undo] && !uc_entry_eq(&p->entry[undo], &before[undo]))
 			undo_err[undo] = uc_cap_set(p, undo, &before[undo]);
 		mixed |= undo_err[undo] != 0;
@@ -279,7 +279,7 @@ static int uc_rollback(struct uc_policy *p, const struct uc_entry *before, int f
 	for (undo = failed; undo >= 0; undo--)
 		if (undo_err[undo])
 			uc_err(0, "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
-			       p->dir, uc_cap_names[undo], uc_cap_strerror(undo_err[undo]));
+			       p->dir, uc_cap_name(undo), uc_cap_strerror(undo_err[undo]));
 	if (mixed)
 		return UC_EXIT_MIXED;
 	return uc_err(status, "rolled back: the policy is as it was before");

@@ -219,9 +219,9 @@ static int uc_grant_check(int cap, const struct uc_target *t, bool force)
 
 	if (tier == UC_TIER_FORCE && !force)
 		return uc_err(UC_EXIT_DANGEROUS, "refusing to grant %s without --force: %s",
-			      uc_cap_names[cap], why);
+			      uc_cap_name(cap), why);
 	if (tier != UC_TIER_NONE)
-		uc_err(0, "warning: granting %s to %s: %s", uc_cap_names[cap],
+		uc_err(0, "warning: granting %s to %s: %s", uc_cap_name(cap),
 		       uc_target_str(t), why);
 	return UC_EXIT_OK;
 }
@@ -250,14 +250,14 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 	} else if (!uc_entry_revoke(&want[cap], &t,
 				    t.class == UC_USER && uc_user_in_group(t.id, cur->group))) {
 		uc_err(0, "%s is not granted to %s: nothing to revoke",
-		       uc_cap_names[cap], uc_target_str(&t));
+		       uc_cap_name(cap), uc_target_str(&t));
 		return UC_EXIT_OK;
 	}
 	if (grant && cur->owner && t.class == UC_USER && cur->owner != t.id)
-		uc_err(0, "%s: user %s replaces user %s", uc_cap_names[cap],
+		uc_err(0, "%s: user %s replaces user %s", uc_cap_name(cap),
 		       uc_user_name(t.id), uc_user_name(cur->owner));
 	if (grant && (cur->mode & UC_GROUP_X) && t.class == UC_GROUP && cur->group != t.id)
-		uc_err(0, "%s: group %s replaces group %s", uc_cap_names[cap],
+		uc_err(0, "%s: group %s replaces group %s", uc_cap_name(cap),
 		       uc_group_name(t.id), uc_group_name(cur->group));
 	return uc_policy_commit(p, want);
 }
@@ -342,7 +342,7 @@ static int uc_cmd_apply(struct uc_policy *p, const struct uc_args *a)
 	if (a->opts & OPT_DRY_RUN) {
 		for (cap = 0; cap < UC_NCAPS; cap++)
 			if (p->present[cap] && memcmp(&p->entry[cap], &want[cap], sizeof(want[cap])))
-				uc_print_change(uc_cap_names[cap], &p->entry[cap], &want[cap]);
+				uc_print_change(uc_cap_name(cap), &p->entry[cap], &want[cap]);
 		return status;
 	}
 	applied = uc_policy_commit(p, want);

@@ -40,14 +40,12 @@ struct uc_entry {
 	mode_t mode;
 };
 
-/* The capabilities usercapsctl knows (caps.c), by name. */
+/* The capabilities usercapsctl knows (caps.c): 0 to UC_NCAPS - 1. */
 #define UC_NCAPS 41
-#define UC_NAME_MAX 32
-extern const char *const uc_cap_names[UC_NCAPS];
 
 /*
- * The policy as read from the usercaps directory, indexed like
- * uc_cap_names; a kernel may lack a capability that this tool knows.
+ * The policy as read from the usercaps directory, indexed by capability;
+ * a kernel may lack a capability that this tool knows.
  */
 struct uc_policy {
 	int dirfd;
@@ -78,6 +76,7 @@ int uc_err(int status, const char *fmt, ...)
 char *uc_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* caps.c */
+const char *uc_cap_name(int cap);
 int uc_cap_lookup(const char *name, int *cap);
 
 /* paths.c */
@@ -100,6 +99,7 @@ int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want);
 /* ids.c */
 const char *uc_id_entry(enum uc_class class, unsigned int id);
 int uc_id_lookup(enum uc_class class, const char *s, unsigned int *id);
+int uc_id_resolve(enum uc_class class, const char *s, unsigned int *id, const char *where);
 int uc_target_lookup(enum uc_class class, const char *s, struct uc_target *t,
 		     const char *where);
 const char *uc_user_name(uid_t uid);
