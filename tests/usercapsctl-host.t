@@ -521,6 +521,27 @@ run_faulty getpwnam_r:1:EIO check sys_nice --user nobody
 contains "$rc:$out" "^9:usercapsctl: looking up user 'nobody'" "... and for check"
 is "$(state)" "$before" "... and nothing changed"
 
+# Finding 8: a revoke that leaves the target holding the capability
+# through another class says so, and exits 12.
+reset_policy
+chgrp 65534 "$dir/sys_nice" && chmod 0110 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+status_is 12 "revoke --user nobody, who holds sys_nice through its group: exit 12"
+contains "$out" '^usercapsctl: sys_nice is not granted to user nobody, but nobody still holds it through group nogroup \(revoke --group nogroup\)$' "... says so, and how to revoke it"
+run check sys_nice --user nobody
+status_is 0 "... and check agrees: nobody holds it"
+chgrp 0 "$dir/sys_nice" && chmod 0101 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+contains "$rc:$out" '^12:usercapsctl: sys_nice is not granted to user nobody, but nobody still holds it through other \(revoke --other\)$' \
+	"revoke --user nobody, who holds sys_nice as one of the others: exit 12"
+is "$(stat -c '%u %g %a' "$dir/sys_nice")" "0 0 101" "... and changes nothing"
+chgrp 29 "$dir/sys_nice" && chmod 0111 "$dir/sys_nice"
+run revoke sys_nice --group audio
+contains "$rc:$out" '^12:usercapsctl: sys_nice: revoked from group audio, but its members still hold it through other \(revoke --other\)$' \
+	"revoke --group audio of a capability that others hold too: revoked, exit 12"
+is "$(stat -c '%u %g %a' "$dir/sys_nice")" "0 0 101" "... the group's grant is gone"
+reset_policy
+
 # Issue 28, finding 1: a write error on stdout is an error, never exit 0.
 printf '%s\n' 'sys_nice group audio' >"$tmp/one.conf"
 for words in "show-config" "list" "list --json" "apply --dry-run $tmp/one.conf" "check sys_nice --user nobody" "--help"; do

@@ -84,7 +84,8 @@ static const char uc_usage[] =
 	"then 'force'. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
 	"4 unknown user or group, 5 not root, 6 usercaps not active, 7 refused\n"
 	"without --force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
-	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too, 13 the lock\n"
+	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too, 12 revoke:\n"
+	"the target still holds CAP through another class, 13 the lock\n"
 	"is still held after --wait SECONDS (default 30).\n"
 	"See usercapsctl(8).\n";
 
@@ -226,12 +227,39 @@ static int uc_grant_check(int cap, const struct uc_target *t, bool force)
 	return UC_EXIT_OK;
 }
 
+/*
+ * The exit status of a revoke from @t that leaves @t holding @cap through
+ * another class (@e is the entry after the revoke; @in_group, whether
+ * user @t is in its group), after saying so; UC_EXIT_OK if none does.
+ */
+static int uc_still_held(int cap, const struct uc_entry *e, const struct uc_target *t,
+			 bool in_group, bool revoked)
+{
+	const char *name = uc_cap_name(cap), *who = uc_target_str(t);
+
+	if (t->class == UC_USER && t->id != e->owner && in_group && (e->mode & UC_GROUP_X))
+		return uc_err(UC_EXIT_STILL_HELD,
+			      "%s is not granted to %s, but %s still holds it through group %s (revoke --group %s)",
+			      name, who, uc_user_name(t->id), uc_group_name(e->group),
+			      uc_group_name(e->group));
+	if (t->class == UC_USER && t->id != e->owner && !in_group && (e->mode & UC_OTHER_X))
+		return uc_err(UC_EXIT_STILL_HELD,
+			      "%s is not granted to %s, but %s still holds it through other (revoke --other)",
+			      name, who, uc_user_name(t->id));
+	if (t->class == UC_GROUP && revoked && (e->mode & UC_OTHER_X))
+		return uc_err(UC_EXIT_STILL_HELD,
+			      "%s: revoked from %s, but its members still hold it through other (revoke --other)",
+			      name, who);
+	return UC_EXIT_OK;
+}
+
 /* grant and revoke: one capability, one target (or, for revoke, none). */
 static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool grant)
 {
 	struct uc_entry want[UC_NCAPS], *cur;
 	struct uc_target t;
 	int cap, status;
+	bool in_group = false, revoked = true;
 
 	status = uc_lookup_or_fail(p, a->operands[0], &cap);
 	if (!status && (a->opts & OPT_TARGET))
@@ -242,16 +270,21 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 		return status;
 	memcpy(want, p->entry, sizeof(want));
 	cur = &p->entry[cap];
+	if ((a->opts & OPT_TARGET) && t.class == UC_USER)
+		in_group = uc_user_in_group(t.id, cur->group);
 
 	if (grant) {
 		uc_entry_grant(&want[cap], &t);
 	} else if (!(a->opts & OPT_TARGET)) {
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-	} else if (!uc_entry_revoke(&want[cap], &t,
-				    t.class == UC_USER && uc_user_in_group(t.id, cur->group))) {
-		uc_err(0, "%s is not granted to %s: nothing to revoke",
-		       uc_cap_name(cap), uc_target_str(&t));
-		return UC_EXIT_OK;
+	} else {
+		revoked = uc_entry_revoke(&want[cap], &t, in_group);
+		status = uc_still_held(cap, &want[cap], &t, in_group, revoked);
+		if (!revoked && !status)
+			uc_err(0, "%s is not granted to %s: nothing to revoke", uc_cap_name(cap),
+			       uc_target_str(&t));
+		if (!revoked)
+			return status;
 	}
 	if (grant && cur->owner && t.class == UC_USER && cur->owner != t.id)
 		uc_err(0, "%s: user %s replaces user %s", uc_cap_name(cap),
@@ -259,7 +292,7 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 	if (grant && (cur->mode & UC_GROUP_X) && t.class == UC_GROUP && cur->group != t.id)
 		uc_err(0, "%s: group %s replaces group %s", uc_cap_name(cap),
 		       uc_group_name(t.id), uc_group_name(cur->group));
-	return uc_policy_commit(p, want);
+	return uc_policy_commit(p, want) ?: status;
 }
 
 static void uc_print_change(const char *name, const struct uc_entry *from,

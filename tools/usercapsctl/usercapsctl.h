@@ -24,6 +24,7 @@ enum uc_exit {
 	UC_EXIT_FAILED = 9,		/* a system call failed; nothing changed */
 	UC_EXIT_REFUSED = 10,		/* the kernel refused: needs CAP_MAC_ADMIN */
 	UC_EXIT_MIXED = 11,		/* a change and its rollback failed */
+	UC_EXIT_STILL_HELD = 12,	/* revoke: through another class */
 	UC_EXIT_LOCKED = 13,		/* the lock is still held after --wait */
 };
 
