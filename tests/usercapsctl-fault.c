@@ -3,8 +3,8 @@
  * usercapsctl-fault - fault injection for usercapsctl-host.t (LD_PRELOAD)
  *
  * USERCAPS_FAULT="CALL:N:ACTION[,CALL:N:ACTION...]" makes the Nth call of
- * CALL (fchmodat, fchownat, getpwnam_r or getgrnam_r) in the process do
- * ACTION:
+ * CALL (fchmodat, fchownat, getpwnam_r, getgrnam_r, read or scandirat) in
+ * the process do ACTION:
  *
  *	EPERM, EACCES, EIO, EROFS  fail with that errno, changing nothing
  *	SIGINT, SIGTERM, SIGHUP  first send the process that signal, as a
@@ -14,9 +14,11 @@
  *	fifo          do the call, then replace the file by a FIFO
  *
  * getpwnam_r and getgrnam_r take only an errno, which they return, as a
- * failing NSS module makes them.
+ * failing NSS module makes them; read and scandirat only an errno, with
+ * which they fail.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <grp.h>
@@ -33,6 +35,7 @@ static const struct {
 	int err;
 } fault_errnos[] = {
 	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "EIO", EIO }, { "EROFS", EROFS },
+	{ "ENOMEM", ENOMEM },
 };
 
 static const struct {
@@ -154,4 +157,34 @@ int getgrnam_r(const char *name, struct group *gr, char *buf, size_t size,
 
 	*result = NULL;
 	return err ? err : real(name, gr, buf, size, result);
+}
+
+ssize_t read(int fd, void *buf, size_t size)
+{
+	static unsigned int calls;
+	ssize_t (*real)(int, void *, size_t) = dlsym(RTLD_NEXT, "read");
+	int err = fault_errno("read", ++calls);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return real(fd, buf, size);
+}
+
+int scandirat(int dirfd, const char *dir, struct dirent ***names,
+	      int (*filter)(const struct dirent *),
+	      int (*cmp)(const struct dirent **, const struct dirent **))
+{
+	static unsigned int calls;
+	int (*real)(int, const char *, struct dirent ***, int (*)(const struct dirent *),
+		    int (*)(const struct dirent **, const struct dirent **)) =
+		dlsym(RTLD_NEXT, "scandirat");
+	int err = fault_errno("scandirat", ++calls);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return real(dirfd, dir, names, filter, cmp);
 }

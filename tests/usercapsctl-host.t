@@ -173,30 +173,27 @@ status_is 0 "apply without FILE: usercaps.conf and usercaps.d/*.conf, nothing el
 is "$(stat -c '%n %G %a' "$dir/ipc_lock" "$dir/sys_nice" "$dir/sys_time" | sed 's|.*/||')" "ipc_lock audio 110
 sys_nice audio 110
 sys_time audio 111" "... merged: every file's lines"
-before=$(state)
-printf 'sys_nice group adm\n' >"$etc/usercaps.d/30-conflict.conf"
+printf 'sys_nice group adm\n' >"$etc/usercaps.d/30-override.conf"
 run apply
-status_is 8 "a drop-in that gives sys_nice another group: exit 8"
-contains "$out" "30-conflict.conf:1: sys_nice already has a group at $etc/usercaps.conf:1" \
-	"... with file:line of both lines"
-is "$(state)" "$before" "... and nothing changed"
+is "$rc:$(stat -c %G "$dir/sys_nice")" "0:adm" "a later drop-in's line for sys_nice's group overrides the earlier one, as in sysctl.d"
+before=$(state)
 printf 'sys_resource group no-such-group\nkill group audio force\n' >"$etc/usercaps.d/40-ldap.conf"
 run apply
-is "$rc:$(state)" "8:$before" "interactive apply with an unknown group too: all or nothing"
+is "$rc:$(state)" "4:$before" "interactive apply with an unknown group: all or nothing"
 run apply --boot
-status_is 8 "apply --boot: the status of the first bad line"
-contains "$out" '40-ldap.conf:1: unknown group .no-such-group.' "... reports each with file:line"
-contains "$out" '2 bad lines or files skipped; the rest is applied' "... says the rest is applied"
+status_is 4 "apply --boot: the status of the first bad line"
+contains "$out" '40-ldap.conf:1: unknown group .no-such-group.' "... reports it with file:line"
+contains "$out" '1 bad line or file skipped; the rest is applied' "... says the rest is applied"
 is "$(stat -c '%n %G %a' "$dir/kill" "$dir/sys_nice" "$dir/sys_resource" | sed 's|.*/||')" "kill audio 110
-sys_nice audio 110
-sys_resource root 100" "... and applies it: kill granted, sys_nice keeps the first group"
+sys_nice adm 110
+sys_resource root 100" "... and applies it: kill granted"
 reset_policy
 chmod 0666 "$etc/usercaps.d/40-ldap.conf"
 run apply --boot
 status_is 8 "apply --boot with an unsafe drop-in: exit 8"
 contains "$out" '40-ldap.conf: mode 0666, writable by others than its owner: refused' "... which is refused"
 is "$(stat -c '%G %a' "$dir/kill" "$dir/sys_nice")" "root 100
-audio 110" "... and its lines are not applied, the others are"
+adm 110" "... and its lines are not applied, the others are"
 rm -r "$etc/usercaps.conf" "$etc/usercaps.d"
 reset_policy
 rc=0
@@ -206,7 +203,7 @@ contains "$out" "danger.conf:1: refusing to grant sys_module" "... with file:lin
 rc=0
 printf 'sys_nice group audio\n' >"$tmp/good.conf"
 out=$(USERCAPS_TEST_ROOT=$tmp/no-kernel "$usercapsctl_test" lint "$tmp/good.conf" 2>&1) || rc=$?
-is "$rc:$out" "0:" "lint of a good file without the kernel: exit 0, silent"
+is "$rc:$out" "0:# read $tmp/good.conf" "lint of a good file without the kernel: exit 0, names the file"
 install -m 0644 -o 65534 /dev/null "$tmp/nobodys.conf"
 run lint "$tmp/nobodys.conf"
 status_is 8 "lint refuses what apply would refuse"
@@ -339,9 +336,15 @@ contains "$rc:$out" '^8:.*nul.conf:2: a NUL byte' "a NUL byte: exit 8, with file
 printf '\xef\xbb\xbfsys_nice group audio\n' >"$tmp/bom.conf"
 run apply "$tmp/bom.conf"
 contains "$rc:$out" '^8:.*bom.conf:1: a UTF-8 byte order mark' "a UTF-8 BOM: exit 8, with file:line"
+{ printf 'sys_nice group audio\nipc_lock user '; head -c 1000000 /dev/zero | tr '\0' a; echo; } >"$tmp/long.conf"
+run apply "$tmp/long.conf"
+contains "$rc:$out" '^8:.*long.conf:2: a user name of 1000000 bytes: longer than 256' "a 1 MB name: exit 8, with file:line"
 { printf 'sys_nice group audio\nipc_lock user '; head -c 10485760 /dev/zero | tr '\0' a; echo; } >"$tmp/huge.conf"
 run apply "$tmp/huge.conf"
-contains "$rc:$out" '^8:.*huge.conf:2: a user name of 10485760 bytes: longer than 256' "a 10 MB name: exit 8, with file:line"
+contains "$rc:$out" '^8:.*huge.conf: 10485796 bytes, more than the 1048576 of a policy file: refused' "a 10 MB file: exit 8, refused before it is read"
+rc=0
+out=$(timeout 5 "$usercapsctl_test" apply - </dev/zero 2>&1) || rc=$?
+contains "$rc:$out" '^8:.*-: more than the 1048576 bytes of a policy file: refused' "endless standard input: exit 8, after 1 MiB"
 run grant sys_nice --user "$(head -c 100000 /dev/zero | tr '\0' a)"
 contains "$rc:$out" '^2:.*a user name of 100000 bytes' "a 100 kB --user: exit 2"
 is "$(state)" "$before" "none of these changed anything"
@@ -458,7 +461,7 @@ is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
 
 # Finding 9: waiting for the lock says so, and is bounded (--wait).
 reset_policy
-flock "$lock" sleep 3 &
+flock "$lock" sleep 1.5 &
 holder=$!
 sleep 0.2
 before=$(state)
@@ -540,6 +543,117 @@ run revoke sys_nice --group audio
 contains "$rc:$out" '^12:usercapsctl: sys_nice: revoked from group audio, but its members still hold it through other \(revoke --other\)$' \
 	"revoke --group audio of a capability that others hold too: revoked, exit 12"
 is "$(stat -c '%u %g %a' "$dir/sys_nice")" "0 0 101" "... the group's grant is gone"
+reset_policy
+
+# Finding 3: only regular files are policy files: a FIFO, a device or a
+# directory is refused with its name, before anything is read from it.
+reset_policy
+etc=$USERCAPS_TEST_ROOT/etc
+mkdir -p "$etc/usercaps.d"
+printf 'sys_nice group audio\n' >"$etc/usercaps.d/10-audio.conf"
+mkfifo -m 0644 "$etc/usercaps.d/50-fifo.conf"
+rc=0
+out=$(timeout 5 "$usercapsctl_test" apply --boot 2>&1) || rc=$?
+contains "$rc:$out" "^8:usercapsctl: $etc/usercaps.d/50-fifo.conf: a FIFO, not a regular file: refused" \
+	"apply --boot with a FIFO drop-in: exit 8 at once, not a hang"
+is "$(stat -c %G "$dir/sys_nice")" audio "... and the other drop-ins applied"
+rc=0
+out=$(timeout 5 "$usercapsctl_test" lint 2>&1) || rc=$?
+contains "$rc:$out" "^8:.*50-fifo.conf: a FIFO, not a regular file: refused" "lint with a FIFO drop-in: exit 8 at once"
+rm -r "$etc/usercaps.d"
+reset_policy
+mkfifo -m 0666 "$tmp/nobodys.fifo" && chown 65534 "$tmp/nobodys.fifo"
+timeout 5 sh -c 'printf "sys_nice other\n" >"$1"' sh "$tmp/nobodys.fifo" 2>/dev/null &
+writer=$!
+rc=0
+out=$(timeout 5 "$usercapsctl_test" apply "$tmp/nobodys.fifo" 2>&1) || rc=$?
+contains "$rc:$out" "^8:.*nobodys.fifo: a FIFO, not a regular file: refused" "a world-writable FIFO of nobody's: refused, exit 8"
+is "$(stat -c %a "$dir/sys_nice")" 100 "... and not applied"
+kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null || :
+for special in /dev/zero /dev/null "$tmp"; do
+	rc=0
+	out=$(timeout 5 "$usercapsctl_test" lint "$special" 2>&1) || rc=$?
+	contains "$rc:$out" "^8:usercapsctl: $special: a (character device|directory), not a regular file: refused" "lint $special: refused, exit 8"
+done
+
+# Finding 5: a configuration that cannot be read is an error, never an
+# empty policy: nothing changes, at boot either.
+reset_policy
+"$usercapsctl_test" grant sys_nice --group audio
+before=$(state)
+# config_fails DESCRIPTION REGEX [FAULTS] - apply and apply --boot both
+# exit 8 with a line matching REGEX, and change nothing.
+config_fails() {
+	local mode
+	for mode in "" --boot; do
+		# shellcheck disable=SC2086 # no word, or one
+		run_faulty "${3-}" apply $mode
+		contains "$rc:$out" "^8:(.|\n)*$2" "$1: apply $mode exits 8, says why"
+		is "$(state)" "$before" "... and changes nothing"
+	done
+}
+ln -s "$tmp/no-such-file" "$etc/usercaps.conf"
+config_fails "a dangling /etc/usercaps.conf" "usercaps.conf: cannot be read: No such file or directory"
+rm "$etc/usercaps.conf"
+printf 'sys_nice group audio\n' >"$etc/usercaps.conf"
+: >"$etc/usercaps.d"
+config_fails "usercaps.d a plain file" "usercaps.d: cannot be read: Not a directory"
+rm "$etc/usercaps.d" && mkdir -m 0755 "$etc/usercaps.d"
+config_fails "scandir failing on usercaps.d" "usercaps.d: cannot be read: Input/output error" scandirat:1:EIO
+# (The first read is libcap-ng's, of /proc/sys/kernel/cap_last_cap.)
+config_fails "a read failing with ENOMEM" "usercaps.conf: cannot be read: Cannot allocate memory" read:2:ENOMEM
+chmod 0700 "$etc/usercaps.d"
+rc=0
+out=$(as_nobody "$usercapsctl_test" lint 2>&1) || rc=$?
+contains "$rc:$out" "^8:.*usercaps.d: cannot be read: Permission denied" "an unreadable usercaps.d: lint exits 8"
+for mode in 0777 0775; do
+	chmod "$mode" "$etc/usercaps.d"
+	config_fails "a usercaps.d of mode $mode" "usercaps.d: mode $mode, writable by others than its owner: refused"
+done
+chmod 0755 "$etc/usercaps.d"
+run apply
+is "$rc:$(state)" "0:$before" "... a readable one applies"
+rm -r "$etc/usercaps.conf" "$etc/usercaps.d"
+reset_policy
+
+# Finding 7: drop-ins as sysctl.d has them: /etc, /run and /usr/lib, the
+# same name in an earlier directory masks a later one, /dev/null disables,
+# all read in the lexical order of their names, a later line for the same
+# capability and class overriding an earlier one.
+mkdir -p "$etc/usercaps.d" "$USERCAPS_TEST_ROOT/run/usercaps.d" "$USERCAPS_TEST_ROOT/usr/lib/usercaps.d"
+run_d=$USERCAPS_TEST_ROOT/run/usercaps.d lib_d=$USERCAPS_TEST_ROOT/usr/lib/usercaps.d
+printf 'sys_nice group audio\n' >"$etc/usercaps.conf"
+printf 'sys_time group audio\nipc_lock other\n' >"$lib_d/10-vendor.conf"
+printf 'sys_time group adm\n' >"$etc/usercaps.d/10-vendor.conf"
+printf 'kill group audio force\nipc_lock group audio\n' >"$lib_d/20-masked.conf"
+ln -s /dev/null "$run_d/20-masked.conf"
+printf 'sys_nice group adm\nsys_nice group audio\nsys_nice user daemon\n' >"$run_d/30-run.conf"
+printf 'sys_nice user nobody\n' >"$lib_d/40-last.conf"
+printf 'not a policy line\n' >"$lib_d/README"
+run apply
+status_is 0 "apply reads /etc, /run and /usr/lib/usercaps.d"
+is "$(stat -c '%n %u %G %a' "$dir/sys_nice" "$dir/sys_time" "$dir/ipc_lock" "$dir/kill" | sed 's|.*/||')" "sys_nice 65534 audio 110
+sys_time 0 adm 110
+ipc_lock 0 root 100
+kill 0 root 100" "... /etc masks /usr/lib, /dev/null masks, later lines override earlier ones"
+run lint
+is "$rc:$out" "0:# read $etc/usercaps.conf
+# read $etc/usercaps.d/10-vendor.conf
+# skipped $lib_d/10-vendor.conf: masked by $etc/usercaps.d/10-vendor.conf
+# skipped $run_d/20-masked.conf: a symlink to /dev/null: masked
+# skipped $lib_d/20-masked.conf: masked by $run_d/20-masked.conf
+# read $run_d/30-run.conf
+# read $lib_d/40-last.conf
+# skipped $lib_d/README: not named *.conf" "lint names every file read and every one skipped, and why"
+run cat-config
+is "$rc:$(printf '%s\n' "$out" | grep -v '^# [rs]')" "0:sys_nice user nobody	# $lib_d/40-last.conf:1
+sys_nice group audio	# $run_d/30-run.conf:2
+sys_time group adm	# $etc/usercaps.d/10-vendor.conf:1" "cat-config prints the merged policy, each line with its file:line"
+printf '%s\n' "$out" >"$tmp/merged.conf"
+before=$(state)
+run apply "$tmp/merged.conf"
+is "$rc:$(state)" "0:$before" "... which applies as the same policy"
+rm -r "$etc/usercaps.conf" "$etc/usercaps.d" "$run_d" "$lib_d"
 reset_policy
 
 # Issue 28, finding 1: a write error on stdout is an error, never exit 0.

@@ -8,11 +8,13 @@
  *	CAP group NAME [force]
  *	CAP other [force]
  *
- * Several files (the system configuration: usercaps.conf and its drop-ins)
- * make one policy; a capability may have one line of each class in all
- * of them together. A capability they do not name is reset to its
- * default, so that the files are the whole policy: applying them twice,
- * or at every boot, gives the same result whatever was there before.
+ * Several files (the system configuration: usercaps.conf and its drop-ins,
+ * confdirs.c) make one policy. As in sysctl.d, a later line for the same
+ * capability and class overrides an earlier one, in the same file or in
+ * an earlier one: a file has one owner, one group and one other class. A
+ * capability they do not name is reset to its default, so that the files
+ * are the whole policy: applying them twice, or at every boot, gives the
+ * same result whatever was there before.
  * "force" acknowledges a grant that usercapsctl would otherwise refuse or
  * warn about (see risk.c).
  */
@@ -29,13 +31,6 @@ static const char *const uc_class_words[] = {
 	[UC_USER] = "user",
 	[UC_GROUP] = "group",
 	[UC_OTHER] = "other",
-};
-
-/* Where the files so far grant one capability: a line per class. */
-struct uc_listed {
-	const char *path[3];
-	unsigned int line[3];
-	struct uc_target target[3];
 };
 
 static int uc_class_parse(const char *word, enum uc_class *class)
@@ -88,12 +83,12 @@ static int uc_config_risk(int cap, const struct uc_target *t, bool line_force,
 /* uc_config_line() for a line's @n words, with @where for the messages. */
 static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 			   const char *where, char **words, int n, unsigned int flags,
-			   struct uc_listed *listed)
+			   struct uc_config *c)
 {
 	enum uc_class class;
 	struct uc_target t;
 	int cap, status, need;
-	struct uc_listed *l;
+	bool force;
 
 	if (n < 2 || uc_class_parse(words[1], &class))
 		return uc_err(UC_EXIT_BAD_FILE,
@@ -112,27 +107,20 @@ static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 	status = uc_target_lookup(class, class == UC_OTHER ? NULL : words[2], &t, where);
 	if (status)
 		return status;
-	l = &listed[cap];
-	if (l->line[class])
-		return uc_err(UC_EXIT_BAD_FILE,
-			      "%s%s already has a %s at %s:%u: a capability file has one owner, one group and one other class",
-			      where, uc_cap_name(cap), uc_class_words[class], l->path[class],
-			      l->line[class]);
-	status = uc_config_risk(cap, &t, n == need + 1, flags, where);
+	force = n == need + 1;
+	status = uc_config_risk(cap, &t, force, flags, where);
 	if (status)
 		return status;
-	l->path[class] = f->path;
-	l->line[class] = f->lineno;
-	l->target[class] = t;
+	c->line[cap][class] = (struct uc_line){ f->path, f->lineno, t, force };
 	return UC_EXIT_OK;
 }
 
 /*
- * Check one line of @f and record it in @listed. Returns UC_EXIT_OK or the
+ * Check one line of @f and record it in @c. Returns UC_EXIT_OK or the
  * status of its error, after a message that starts with "FILE:LINE: ".
  */
 static int uc_config_line(const struct uc_policy *p, const struct uc_file *f, char *line,
-			  unsigned int flags, struct uc_listed *listed)
+			  unsigned int flags, struct uc_config *c)
 {
 	char *words[UC_MAX_WORDS], *where;
 	int n = uc_split(line, words), status;
@@ -140,79 +128,127 @@ static int uc_config_line(const struct uc_policy *p, const struct uc_file *f, ch
 	if (!n)
 		return UC_EXIT_OK;
 	where = uc_strdupf("%s:%u: ", f->path, f->lineno);
-	status = uc_config_words(p, f, where, words, n, flags, listed);
+	status = uc_config_words(p, f, where, words, n, flags, c);
 	free(where);
 	return status;
 }
 
-/* Check every line of one file into @listed; the status of the first error. */
+/* Check every line of one file into @c; the status of the first error. */
 static int uc_config_file(const struct uc_policy *p, const char *path, unsigned int flags,
-			  struct uc_listed *listed, unsigned int *skipped)
+			  struct uc_config *c, unsigned int *skipped)
 {
 	int first, status, bad;
 	struct uc_file f;
 	char *line;
 
 	first = uc_file_open(&f, path);
+	c->unreadable |= f.unreadable;
+	if (flags & UC_CONF_LIST)
+		printf(first ? "# skipped %s: refused\n" : "# read %s\n", path);
 	if (first) {
 		++*skipped;
 		return first;
 	}
 	while ((line = uc_file_line(&f, &bad))) {
-		status = bad ? bad : uc_config_line(p, &f, line, flags, listed);
+		status = bad ? bad : uc_config_line(p, &f, line, flags, c);
 		*skipped += !!status;
 		if (!first)
 			first = status;
 	}
-	status = uc_file_close(&f);
-	return first ? first : status;
+	uc_file_close(&f);
+	return first;
 }
 
 /**
  * uc_config_read - Parse and check policy files, which make one policy
  * @p: The policy, for the capabilities that this kernel has
- * @paths: The files, NULL-terminated; "-" is standard input
- * @flags: UC_CONF_FORCE, UC_CONF_BOOT
- * @want: Where to store the resulting entry of every capability
+ * @files: The files, in order, ended by a NULL path; "-" is standard input
+ * @flags: UC_CONF_FORCE, UC_CONF_BOOT, UC_CONF_LIST
+ * @c: Where to store the lines that decide
  *
  * Every line is checked, and every error reported, before the caller
- * changes anything. With UC_CONF_BOOT, @want holds what the good lines
- * say, for the caller to apply all the same.
+ * changes anything. With UC_CONF_BOOT, @c holds what the good lines
+ * say, for the caller to apply all the same, unless c->unreadable says
+ * that a file could not be read at all.
  *
  * Return: UC_EXIT_OK, or the status of the first error.
  */
-int uc_config_read(const struct uc_policy *p, char *const *paths, unsigned int flags,
-		   struct uc_entry *want)
+int uc_config_read(const struct uc_policy *p, const struct uc_conf_file *files,
+		   unsigned int flags, struct uc_config *c)
 {
-	struct uc_listed listed[UC_NCAPS] = { 0 };
-	int first = UC_EXIT_OK, status, class, cap;
+	int first = UC_EXIT_OK, status;
 	unsigned int skipped = 0;
 
-	for (; *paths; paths++) {
-		status = uc_config_file(p, *paths, flags, listed, &skipped);
+	*c = (struct uc_config){ 0 };
+	for (; files->path; files++) {
+		if (files->skip) {
+			if (flags & UC_CONF_LIST)
+				printf("# skipped %s: %s\n", files->path, files->skip);
+			continue;
+		}
+		status = uc_config_file(p, files->path, flags, c, &skipped);
 		if (!first)
 			first = status;
 	}
-	if (skipped && (flags & UC_CONF_BOOT))
+	if (skipped && (flags & UC_CONF_BOOT) && !c->unreadable)
 		uc_err(0, "%u bad line%s or file%s skipped; the rest is applied", skipped,
 		       skipped == 1 ? "" : "s", skipped == 1 ? "" : "s");
-	for (cap = 0; cap < UC_NCAPS; cap++) {
-		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-		for (class = UC_USER; class <= UC_OTHER; class++)
-			if (listed[cap].line[class])
-				uc_entry_grant(&want[cap], &listed[cap].target[class]);
-	}
 	return first;
 }
 
-static void uc_config_write_line(int cap, const struct uc_target *t)
+/* The entry of every capability that the lines of @c make. */
+void uc_config_want(const struct uc_config *c, struct uc_entry *want)
 {
-	const char *word = NULL, *why;
+	int cap, class;
+
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
+		for (class = UC_USER; class <= UC_OTHER; class++)
+			if (c->line[cap][class].path)
+				uc_entry_grant(&want[cap], &c->line[cap][class].target);
+	}
+}
+
+/* A policy line, without its newline. */
+static void uc_config_write_line(int cap, const struct uc_target *t, bool force)
+{
+	const char *word = NULL;
 
 	if (t->class != UC_OTHER)
 		word = uc_id_word(t->class, t->id);
-	printf("%s %s%s%s%s\n", uc_cap_name(cap), uc_class_words[t->class], word ? " " : "",
-	       word ? word : "", uc_grant_risk(cap, t, &why) ? " force" : "");
+	printf("%s %s%s%s%s", uc_cap_name(cap), uc_class_words[t->class], word ? " " : "",
+	       word ? word : "", force ? " force" : "");
+}
+
+/**
+ * uc_config_cat - Print the policy that @c says, as one policy file
+ * @c: The lines that decide, as uc_config_read() found them
+ *
+ * Each line is followed by the file and line it comes from.
+ */
+void uc_config_cat(const struct uc_config *c)
+{
+	const struct uc_line *l;
+	int cap, class;
+
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		for (class = UC_USER; class <= UC_OTHER; class++) {
+			l = &c->line[cap][class];
+			if (!l->path)
+				continue;
+			uc_config_write_line(cap, &l->target, l->force);
+			printf("\t# %s:%u\n", l->path, l->lineno);
+		}
+	}
+}
+
+/* A line of show-config, with "force" if the grant is risky. */
+static void uc_config_show_line(int cap, const struct uc_target *t)
+{
+	const char *why;
+
+	uc_config_write_line(cap, t, uc_grant_risk(cap, t, &why) != UC_TIER_NONE);
+	putchar('\n');
 }
 
 /**
@@ -242,13 +278,13 @@ void uc_config_write(const struct uc_policy *p)
 		canon = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
 		t = (struct uc_target){ UC_USER, e->owner };
 		if (grantees & UC_OWNER_X)
-			uc_config_write_line(cap, &t);
+			uc_config_show_line(cap, &t);
 		t = (struct uc_target){ UC_GROUP, e->group };
 		if (grantees & UC_GROUP_X)
-			uc_config_write_line(cap, &t);
+			uc_config_show_line(cap, &t);
 		t = (struct uc_target){ UC_OTHER, 0 };
 		if (grantees & UC_OTHER_X)
-			uc_config_write_line(cap, &t);
+			uc_config_show_line(cap, &t);
 		if (grantees & UC_OWNER_X)
 			canon.owner = e->owner;
 		if (grantees & UC_GROUP_X)

@@ -73,15 +73,17 @@ static const char uc_usage[] =
 	"  check CAP [--user U]                   would U (default: you) hold CAP, and why\n"
 	"  apply [--force] [--dry-run] [--boot] [--wait SECONDS] [FILE...]\n"
 	"                                         make the policy what the FILEs say (- is\n"
-	"                                         stdin; none: /etc/usercaps.conf and\n"
-	"                                         /etc/usercaps.d/*.conf); --boot skips bad lines\n"
+	"                                         stdin; none: /etc/usercaps.conf and the\n"
+	"                                         *.conf of /etc, /run, /usr/lib/usercaps.d);\n"
+	"                                         --boot skips bad lines\n"
 	"  lint [--force] [FILE...]               check FILEs as apply would, without the kernel\n"
+	"  cat-config [FILE...]                   the policy the FILEs make, line by line\n"
 	"  show-config                            the policy as a file for apply\n"
 	"  --version, --help\n"
 	"\n"
 	"CAP: sys_nice, CAP_SYS_NICE or cap_sys_nice. U, G: a name, or +N for the id N.\n"
 	"Policy file lines: 'CAP user U', 'CAP group G' or 'CAP other', optionally\n"
-	"then 'force'. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
+	"then 'force'; a later line for the same CAP and class overrides. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
 	"4 unknown user or group, 5 not root, 6 usercaps not active, 7 refused\n"
 	"without --force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
 	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too, 12 revoke:\n"
@@ -338,40 +340,59 @@ static int uc_cmd_show_config(struct uc_policy *p, const struct uc_args *a)
 
 /* The policy that the command's FILEs, or the system configuration, say. */
 static int uc_args_config(const struct uc_policy *p, const struct uc_args *a,
-			  struct uc_entry *want)
+			  unsigned int flags, struct uc_config *c)
 {
-	char **system = NULL;
-	unsigned int flags = 0;
+	struct uc_conf_file *files;
+	int status = UC_EXIT_OK;
 
 	if (a->opts & OPT_FORCE)
 		flags |= UC_CONF_FORCE;
 	if (a->opts & OPT_BOOT)
 		flags |= UC_CONF_BOOT;
-	if (!*a->operands)
-		uc_system_files(&system);
-	return uc_config_read(p, system ? system : a->operands, flags, want);
+	if (*a->operands)
+		files = uc_named_files(a->operands);
+	else
+		status = uc_system_files(&files);
+	if (status) {
+		c->unreadable = true;
+		return status;
+	}
+	return uc_config_read(p, files, flags, c);
 }
 
 static int uc_cmd_lint(struct uc_policy *p, const struct uc_args *a)
 {
-	struct uc_entry want[UC_NCAPS];
+	struct uc_config c;
 
-	return uc_args_config(p, a, want);
+	return uc_args_config(p, a, UC_CONF_LIST, &c);
+}
+
+static int uc_cmd_cat_config(struct uc_policy *p, const struct uc_args *a)
+{
+	struct uc_config c;
+	int status = uc_args_config(p, a, UC_CONF_LIST, &c);
+
+	if (!status)
+		uc_config_cat(&c);
+	return status;
 }
 
 /*
  * An interactive apply is all or nothing; at boot (--boot) what the good
  * lines say is applied all the same, and the status still tells of the
- * bad ones.
+ * bad ones. A configuration that could not be read is never applied: it
+ * would revoke what the missing part grants.
  */
 static int uc_cmd_apply(struct uc_policy *p, const struct uc_args *a)
 {
 	struct uc_entry want[UC_NCAPS];
+	struct uc_config c;
 	int cap, status, applied;
 
-	status = uc_args_config(p, a, want);
-	if (status && !(a->opts & OPT_BOOT))
+	status = uc_args_config(p, a, 0, &c);
+	if (status && (!(a->opts & OPT_BOOT) || c.unreadable))
 		return uc_err(status, "nothing changed");
+	uc_config_want(&c, want);
 	if (a->opts & OPT_DRY_RUN) {
 		for (cap = 0; cap < UC_NCAPS; cap++)
 			if (p->present[cap] && memcmp(&p->entry[cap], &want[cap], sizeof(want[cap])))
@@ -398,6 +419,7 @@ int main(int argc, char **argv)
 		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN | OPT_BOOT | OPT_WAIT, UC_FILES,
 		  true },
 		{ "lint", uc_cmd_lint, OPT_FORCE, UC_FILES, false },
+		{ "cat-config", uc_cmd_cat_config, 0, UC_FILES, false },
 		{ "show-config", uc_cmd_show_config, 0, UC_NO_OPERAND, false },
 	};
 	struct uc_args a = { .wait = UC_LOCK_WAIT };
@@ -426,7 +448,7 @@ int main(int argc, char **argv)
 		status = uc_usage_error("grant needs --user, --group or --other");
 	if (status)
 		return status;
-	if (commands[i].run == uc_cmd_lint)
+	if (commands[i].run == uc_cmd_lint || commands[i].run == uc_cmd_cat_config)
 		uc_policy_offline(&p);
 	else
 		status = uc_policy_open(&p, commands[i].changes && !(a.opts & OPT_DRY_RUN), a.wait);

@@ -118,25 +118,54 @@ enum uc_tier {
 enum uc_tier uc_grant_risk(int cap, const struct uc_target *t, const char **why);
 
 /* policyfile.c: reading a policy file, line by line */
+#define UC_FILE_MAX (1 << 20)	/* bytes of a policy file, at most */
 struct uc_file {
-	FILE *f;
 	const char *path;
-	unsigned int lineno;
-	char *line;
+	char *text;		/* the whole file, NUL-terminated */
 	size_t size;
+	size_t next;		/* where the next line starts */
+	unsigned int lineno;
+	bool unreadable;	/* it could not be read, as opposed to refused */
 };
+struct stat;
+int uc_owner_check(const char *path, const struct stat *st);
 int uc_file_open(struct uc_file *f, const char *path);
 char *uc_file_line(struct uc_file *f, int *status);
-int uc_file_close(struct uc_file *f);
-int uc_system_files(char ***paths);
+void uc_file_close(struct uc_file *f);
+
+/* confdirs.c: the files that make the policy, in order */
+struct uc_conf_file {
+	const char *path;	/* NULL ends a list */
+	const char *name;	/* a drop-in's name, which masks it in later directories */
+	int rank;		/* a drop-in's directory, by precedence; -1 for others */
+	const char *skip;	/* why it is not read, or NULL */
+};
+int uc_system_files(struct uc_conf_file **files);
+struct uc_conf_file *uc_named_files(char *const *paths);
 
 /* config.c */
 enum {
 	UC_CONF_FORCE = 1 << 0,	/* accept dangerous grants without "force" */
 	UC_CONF_BOOT = 1 << 1,	/* skip bad lines and files instead of failing */
+	UC_CONF_LIST = 1 << 2,	/* name every file read or skipped, and why */
 };
-int uc_config_read(const struct uc_policy *p, char *const *paths, unsigned int flags,
-		   struct uc_entry *want);
+
+/* The line that decides one class of one capability: the last one. */
+struct uc_line {
+	const char *path;	/* NULL: no line */
+	unsigned int lineno;
+	struct uc_target target;
+	bool force;
+};
+
+struct uc_config {
+	struct uc_line line[UC_NCAPS][3];	/* by capability, then class */
+	bool unreadable;	/* a file or directory could not be read */
+};
+int uc_config_read(const struct uc_policy *p, const struct uc_conf_file *files,
+		   unsigned int flags, struct uc_config *c);
+void uc_config_want(const struct uc_config *c, struct uc_entry *want);
+void uc_config_cat(const struct uc_config *c);
 void uc_config_write(const struct uc_policy *p);
 
 /* show.c */
