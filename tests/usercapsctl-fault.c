@@ -3,8 +3,8 @@
  * usercapsctl-fault - fault injection for usercapsctl-host.t (LD_PRELOAD)
  *
  * USERCAPS_FAULT="CALL:N:ACTION[,CALL:N:ACTION...]" makes the Nth call of
- * CALL (fchmodat, fchownat, getpwnam_r, getgrnam_r, read or scandirat) in
- * the process do ACTION:
+ * CALL (fchmodat, fchownat, getpwnam_r, getgrnam_r, read, scandirat or
+ * fsync) in the process do ACTION:
  *
  *	EPERM, EACCES, EIO, EROFS  fail with that errno, changing nothing
  *	SIGINT, SIGTERM, SIGHUP  first send the process that signal, as a
@@ -14,8 +14,8 @@
  *	fifo          do the call, then replace the file by a FIFO
  *
  * getpwnam_r and getgrnam_r take only an errno, which they return, as a
- * failing NSS module makes them; read and scandirat only an errno, with
- * which they fail.
+ * failing NSS module makes them; read, scandirat and fsync only an errno,
+ * with which they fail.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -187,4 +187,17 @@ int scandirat(int dirfd, const char *dir, struct dirent ***names,
 		return -1;
 	}
 	return real(dirfd, dir, names, filter, cmp);
+}
+
+int fsync(int fd)
+{
+	static unsigned int calls;
+	int (*real)(int) = dlsym(RTLD_NEXT, "fsync");
+	int err = fault_errno("fsync", ++calls);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return real(fd);
 }

@@ -53,11 +53,9 @@ state() {
 }
 
 # reset_policy - every capability back to root:root 0100.
+# shellcheck disable=SC2086 # one word per capability
 reset_policy() {
-	for cap in $caps; do
-		rm -f "$dir/$cap"
-		install -m 0100 /dev/null "$dir/$cap"
-	done
+	(cd "$dir" && rm -f $caps && touch $caps && chmod 0100 $caps)
 }
 
 # status_is WANT DESCRIPTION - $rc is WANT; shows $out otherwise.
@@ -146,8 +144,7 @@ run show-config
 is "$out" "$(cat "$tmp/shown.conf")" "show-config -> apply round-trips"
 chmod 0010 "$dir/sys_nice"
 run show-config
-contains "$out" '^# note: sys_nice is owner=nobody group=audio mode=0010; the lines above make it owner=root group=audio mode=0110$' \
-	"show-config notes what a policy file cannot say"
+contains "$out" '^sys_nice user nobody excluded$' "show-config: an owner without u+x is 'user NAME excluded'"
 run list --json
 python3 -m json.tool <<<"$out" >/dev/null
 ok $? "list --json is valid JSON"
@@ -654,6 +651,81 @@ before=$(state)
 run apply "$tmp/merged.conf"
 is "$rc:$(state)" "0:$before" "... which applies as the same policy"
 rm -r "$etc/usercaps.conf" "$etc/usercaps.d" "$run_d" "$lib_d"
+reset_policy
+
+# Finding 2: show-config | apply is the identity or an error, never a
+# widening. Owners and groups without their execute bit are written as
+# 'excluded'; what no line can say is refused.
+# set_states SPEC... - reset, then each "CAP OWNER:GROUP MODE".
+set_states() {
+	local spec
+	reset_policy
+	for spec in "$@"; do
+		read -r cap_ ids_ mode_ <<<"$spec"
+		chown "$ids_" "$dir/$cap_" && chmod "$mode_" "$dir/$cap_"
+	done
+}
+n_state=0
+for states in "" "sys_nice 0:29 0110|ipc_lock 65534:0 0100|sys_time 0:0 0101" \
+	"sys_nice 65534:0 0001" "sys_nice 65534:29 0011|kill 65534:65534 0010" \
+	"sys_nice 0:29 0101|sys_admin 65534:29 0110|net_raw 0:0 0111" "sys_nice 65534:29 0000"; do
+	n_state=$((n_state + 1))
+	IFS='|' read -ra specs <<<"$states"
+	set_states "${specs[@]}"
+	want=$(state)
+	rc=0
+	"$usercapsctl_test" show-config >"$tmp/identity.conf" 2>/dev/null || rc=$?
+	reset_policy
+	run apply "$tmp/identity.conf"
+	is "$rc:$(state)" "0:$want" "show-config -> apply is the identity, state $n_state: ${states:-default}"
+done
+reset_policy
+"$usercapsctl_test" grant sys_nice --user nobody
+"$usercapsctl_test" grant sys_nice --other 2>/dev/null
+"$usercapsctl_test" revoke sys_nice --user nobody
+run show-config
+contains "$rc:$out" '^0:' "the issue's case (nobody left out of other): show-config exits 0"
+contains "$out" '^sys_nice user nobody excluded$' "... with nobody excluded"
+contains "$out" '^sys_nice other force$' "... and other"
+before=$(state)
+"$usercapsctl_test" show-config | "$usercapsctl_test" apply - 2>/dev/null
+is "$(state)" "$before" "... and show-config | apply - changes nothing: nobody does not hold it"
+run check sys_nice --user nobody
+status_is 1 "... check says so"
+for refused in "sys_nice 0:0 0755" "sys_nice 0:0 0001" "sys_nice 0:0 4100"; do
+	set_states "$refused"
+	before=$(state)
+	run show-config
+	contains "$rc:$out" "^14:usercapsctl: sys_nice is root:root 0?[0-9]{3,4}: a policy file cannot say it exactly" "show-config refuses $refused: exit 14"
+	"$usercapsctl_test" show-config 2>/dev/null | "$usercapsctl_test" apply - >/dev/null 2>&1 || :
+	is "$(state)" "$before" "... and show-config | apply - fails, changing nothing"
+done
+reset_policy
+
+# Atomic configuration writes: save writes a temporary file, syncs it and
+# renames it over the configuration.
+"$usercapsctl_test" grant sys_nice --group audio
+"$usercapsctl_test" grant ipc_lock --user nobody
+run save
+is "$rc:$out" "0:" "save: exit 0, silent"
+is "$(cat "$etc/usercaps.conf")" "$("$usercapsctl_test" show-config)" "... /etc/usercaps.conf is what show-config says"
+is "$(stat -c '%U:%G %a' "$etc/usercaps.conf")" "root:root 644" "... root's, mode 0644"
+is "$(find "$etc" -name '.usercaps.conf.*')" "" "... no temporary file left"
+good=$(cat "$etc/usercaps.conf")
+"$usercapsctl_test" grant sys_time --group audio
+run_faulty fsync:1:EIO save
+contains "$rc:$out" "^9:usercapsctl: .*\.usercaps\.conf\.[A-Za-z0-9]+: Input/output error; .*usercaps.conf is unchanged$" "save with fsync failing: exit 9"
+is "$(cat "$etc/usercaps.conf"):$(find "$etc" -name '.usercaps.conf.*')" "$good:" "... the old file is whole, no temporary file left"
+chmod 0755 "$dir/sys_time"
+run save "$tmp/saved.conf"
+contains "$rc:$out" '^14:usercapsctl: sys_time is root:audio 0755' "save of a state no file can say: exit 14"
+ok "$([ ! -e "$tmp/saved.conf" ]; echo $?)" "... and writes nothing"
+run save "$tmp/no-such-dir/usercaps.conf"
+reset_policy
+"$usercapsctl_test" grant sys_nice --group audio
+run save "$tmp/no-such-dir/usercaps.conf"
+contains "$rc:$out" '^9:usercapsctl: .*no-such-dir.*No such file or directory' "save into a missing directory: exit 9"
+rm -f "$etc/usercaps.conf"
 reset_policy
 
 # Issue 28, finding 1: a write error on stdout is an error, never exit 0.

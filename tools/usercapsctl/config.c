@@ -4,8 +4,8 @@
  *
  * One grant per line, "#" to the end of a line is a comment:
  *
- *	CAP user NAME [force]
- *	CAP group NAME [force]
+ *	CAP user NAME [force | excluded]
+ *	CAP group NAME [force | excluded]
  *	CAP other [force]
  *
  * Several files (the system configuration: usercaps.conf and its drop-ins,
@@ -16,7 +16,11 @@
  * are the whole policy: applying them twice, or at every boot, gives the
  * same result whatever was there before.
  * "force" acknowledges a grant that usercapsctl would otherwise refuse or
- * warn about (see risk.c).
+ * warn about (see risk.c). "excluded" makes the user the file's owner, or
+ * the group its group, without the execute bit: the owner class (or the
+ * group class) then decides for them, and grants nothing, so that the
+ * group and other classes (or the other class) leave them out. It is how
+ * a file says what "revoke --user" leaves, exactly (save.c).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -88,17 +92,22 @@ static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 	enum uc_class class;
 	struct uc_target t;
 	int cap, status, need;
-	bool force;
+	bool force = false, excluded = false;
 
 	if (n < 2 || uc_class_parse(words[1], &class))
 		return uc_err(UC_EXIT_BAD_FILE,
-			      "%sexpected 'CAP user NAME', 'CAP group NAME' or 'CAP other', optionally followed by 'force'",
+			      "%sexpected 'CAP user NAME', 'CAP group NAME' or 'CAP other', optionally followed by 'force' (or 'excluded')",
 			      where);
 	need = class == UC_OTHER ? 2 : 3;
-	if (n > need + 1 || (n == need + 1 && strcmp(words[need], "force")) || n < need)
-		return uc_err(UC_EXIT_BAD_FILE, "%s'%s %s' takes %s, then optionally 'force'",
+	if (n == need + 1) {
+		force = !strcmp(words[need], "force");
+		excluded = class != UC_OTHER && !strcmp(words[need], "excluded");
+	}
+	if (n > need + 1 || (n == need + 1 && !force && !excluded) || n < need)
+		return uc_err(UC_EXIT_BAD_FILE, "%s'%s %s' takes %s, then optionally %s",
 			      where, words[0], words[1],
-			      class == UC_OTHER ? "nothing" : "one name or number");
+			      class == UC_OTHER ? "nothing" : "one name or number",
+			      class == UC_OTHER ? "'force'" : "'force' or 'excluded'");
 	if (uc_cap_lookup(words[0], &cap))
 		return uc_err(UC_EXIT_UNKNOWN_CAP, "%sunknown capability '%s'", where, words[0]);
 	if (!p->present[cap])
@@ -107,11 +116,10 @@ static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 	status = uc_target_lookup(class, class == UC_OTHER ? NULL : words[2], &t, where);
 	if (status)
 		return status;
-	force = n == need + 1;
-	status = uc_config_risk(cap, &t, force, flags, where);
+	status = excluded ? UC_EXIT_OK : uc_config_risk(cap, &t, force, flags, where);
 	if (status)
 		return status;
-	c->line[cap][class] = (struct uc_line){ f->path, f->lineno, t, force };
+	c->line[cap][class] = (struct uc_line){ f->path, f->lineno, t, force, excluded };
 	return UC_EXIT_OK;
 }
 
@@ -199,25 +207,41 @@ int uc_config_read(const struct uc_policy *p, const struct uc_conf_file *files,
 /* The entry of every capability that the lines of @c make. */
 void uc_config_want(const struct uc_config *c, struct uc_entry *want)
 {
+	const struct uc_line *l;
 	int cap, class;
 
 	for (cap = 0; cap < UC_NCAPS; cap++) {
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-		for (class = UC_USER; class <= UC_OTHER; class++)
-			if (c->line[cap][class].path)
-				uc_entry_grant(&want[cap], &c->line[cap][class].target);
+		for (class = UC_USER; class <= UC_OTHER; class++) {
+			l = &c->line[cap][class];
+			if (l->path && !l->excluded)
+				uc_entry_grant(&want[cap], &l->target);
+			if (l->path && l->excluded && class == UC_USER)
+				want[cap].owner = l->target.id;
+			if (l->path && l->excluded && class == UC_GROUP)
+				want[cap].group = l->target.id;
+		}
+		/* An excluded owner's bit is clear; it was set for root's default. */
+		if (c->line[cap][UC_USER].excluded)
+			want[cap].mode &= ~UC_OWNER_X;
 	}
 }
 
-/* A policy line, without its newline. */
-static void uc_config_write_line(int cap, const struct uc_target *t, bool force)
+/**
+ * uc_config_print_line - Print a policy line, without its newline
+ * @out: Where
+ * @cap: The capability
+ * @t: The user, group or other
+ * @flag: "force", "excluded" or NULL
+ */
+void uc_config_print_line(FILE *out, int cap, const struct uc_target *t, const char *flag)
 {
 	const char *word = NULL;
 
 	if (t->class != UC_OTHER)
 		word = uc_id_word(t->class, t->id);
-	printf("%s %s%s%s%s", uc_cap_name(cap), uc_class_words[t->class], word ? " " : "",
-	       word ? word : "", force ? " force" : "");
+	fprintf(out, "%s %s%s%s%s%s", uc_cap_name(cap), uc_class_words[t->class],
+		word ? " " : "", word ? word : "", flag ? " " : "", flag ? flag : "");
 }
 
 /**
@@ -236,64 +260,9 @@ void uc_config_cat(const struct uc_config *c)
 			l = &c->line[cap][class];
 			if (!l->path)
 				continue;
-			uc_config_write_line(cap, &l->target, l->force);
+			uc_config_print_line(stdout, cap, &l->target,
+					     l->force ? "force" : l->excluded ? "excluded" : NULL);
 			printf("\t# %s:%u\n", l->path, l->lineno);
 		}
-	}
-}
-
-/* A line of show-config, with "force" if the grant is risky. */
-static void uc_config_show_line(int cap, const struct uc_target *t)
-{
-	const char *why;
-
-	uc_config_write_line(cap, t, uc_grant_risk(cap, t, &why) != UC_TIER_NONE);
-	putchar('\n');
-}
-
-/**
- * uc_config_write - Print the policy as a policy file
- * @p: The policy
- *
- * Applying the output gives every capability the same grantees. A file
- * whose state a policy file cannot say exactly (an owner whose bit is
- * clear, which keeps that user out of the group and other classes) gets
- * a comment saying what apply would change.
- */
-void uc_config_write(const struct uc_policy *p)
-{
-	const struct uc_entry *e;
-	struct uc_entry canon;
-	struct uc_target t;
-	unsigned int grantees;
-	int cap;
-
-	printf("# usercaps policy, written by usercapsctl show-config.\n"
-	       "# CAP user NAME | CAP group NAME | CAP other [force]; unlisted: default.\n");
-	for (cap = 0; cap < UC_NCAPS; cap++) {
-		if (!p->present[cap])
-			continue;
-		e = &p->entry[cap];
-		grantees = uc_grantees(e);
-		canon = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-		t = (struct uc_target){ UC_USER, e->owner };
-		if (grantees & UC_OWNER_X)
-			uc_config_show_line(cap, &t);
-		t = (struct uc_target){ UC_GROUP, e->group };
-		if (grantees & UC_GROUP_X)
-			uc_config_show_line(cap, &t);
-		t = (struct uc_target){ UC_OTHER, 0 };
-		if (grantees & UC_OTHER_X)
-			uc_config_show_line(cap, &t);
-		if (grantees & UC_OWNER_X)
-			canon.owner = e->owner;
-		if (grantees & UC_GROUP_X)
-			canon.group = e->group;
-		canon.mode |= grantees;
-		if (canon.owner != e->owner || canon.group != e->group || canon.mode != e->mode)
-			printf("# note: %s is owner=%s group=%s mode=%04o; the lines above make it owner=%s group=%s mode=%04o\n",
-			       uc_cap_name(cap), uc_user_name(e->owner), uc_group_name(e->group),
-			       e->mode, uc_user_name(canon.owner), uc_group_name(canon.group),
-			       canon.mode);
 	}
 }

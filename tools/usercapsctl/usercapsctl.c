@@ -79,16 +79,21 @@ static const char uc_usage[] =
 	"  lint [--force] [FILE...]               check FILEs as apply would, without the kernel\n"
 	"  cat-config [FILE...]                   the policy the FILEs make, line by line\n"
 	"  show-config                            the policy as a file for apply\n"
+	"  save [--wait SECONDS] [FILE]           write it to FILE (/etc/usercaps.conf),\n"
+	"                                         atomically\n"
 	"  --version, --help\n"
 	"\n"
 	"CAP: sys_nice, CAP_SYS_NICE or cap_sys_nice. U, G: a name, or +N for the id N.\n"
 	"Policy file lines: 'CAP user U', 'CAP group G' or 'CAP other', optionally\n"
-	"then 'force'; a later line for the same CAP and class overrides. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
-	"4 unknown user or group, 5 not root, 6 usercaps not active, 7 refused\n"
-	"without --force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
+	"then 'force' (or, for user and group, 'excluded'); a later line for the\n"
+	"same CAP and class overrides an earlier one.\n"
+	"Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability, 4 unknown\n"
+	"user or group, 5 not root, 6 usercaps not active, 7 refused without\n"
+	"--force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
 	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too, 12 revoke:\n"
-	"the target still holds CAP through another class, 13 the lock\n"
-	"is still held after --wait SECONDS (default 30).\n"
+	"the target still holds CAP through another class, 13 the lock is still\n"
+	"held after --wait SECONDS (default 30), 14 show-config, save: no policy\n"
+	"file can say this policy exactly.\n"
 	"See usercapsctl(8).\n";
 
 /* Options, as bits of the set each command accepts. */
@@ -109,6 +114,7 @@ enum uc_operands {
 	UC_NO_OPERAND,
 	UC_CAP,		/* exactly one CAP */
 	UC_FILES,	/* FILE..., maybe none */
+	UC_FILE,	/* FILE, maybe none */
 };
 
 struct uc_args {
@@ -188,7 +194,7 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operand
 	a->operands = argv + optind;
 	if (operands == UC_CAP && optind == argc)
 		return uc_usage_error("missing CAP");
-	if ((operands == UC_CAP && argc - optind > 1) ||
+	if (((operands == UC_CAP || operands == UC_FILE) && argc - optind > 1) ||
 	    (operands == UC_NO_OPERAND && optind != argc))
 		return uc_usage_error("too many arguments");
 	return UC_EXIT_OK;
@@ -334,8 +340,14 @@ static int uc_cmd_check(struct uc_policy *p, const struct uc_args *a)
 static int uc_cmd_show_config(struct uc_policy *p, const struct uc_args *a)
 {
 	(void)a;
-	uc_config_write(p);
-	return UC_EXIT_OK;
+	return uc_config_write(p, stdout);
+}
+
+static int uc_cmd_save(struct uc_policy *p, const struct uc_args *a)
+{
+	const char *path = *a->operands;
+
+	return uc_config_save(p, path ? path : uc_strdupf("%s/etc/usercaps.conf", uc_root()));
 }
 
 /* The policy that the command's FILEs, or the system configuration, say. */
@@ -421,6 +433,7 @@ int main(int argc, char **argv)
 		{ "lint", uc_cmd_lint, OPT_FORCE, UC_FILES, false },
 		{ "cat-config", uc_cmd_cat_config, 0, UC_FILES, false },
 		{ "show-config", uc_cmd_show_config, 0, UC_NO_OPERAND, false },
+		{ "save", uc_cmd_save, OPT_WAIT, UC_FILE, true },
 	};
 	struct uc_args a = { .wait = UC_LOCK_WAIT };
 	struct uc_policy p;

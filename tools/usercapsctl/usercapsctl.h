@@ -26,6 +26,7 @@ enum uc_exit {
 	UC_EXIT_MIXED = 11,		/* a change and its rollback failed */
 	UC_EXIT_STILL_HELD = 12,	/* revoke: through another class */
 	UC_EXIT_LOCKED = 13,		/* the lock is still held after --wait */
+	UC_EXIT_INEXACT = 14,		/* show-config: no policy file says it */
 };
 
 /* A capability file's mode bits that grant, by class. */
@@ -156,6 +157,7 @@ struct uc_line {
 	unsigned int lineno;
 	struct uc_target target;
 	bool force;
+	bool excluded;		/* owner or group without its execute bit */
 };
 
 struct uc_config {
@@ -165,8 +167,12 @@ struct uc_config {
 int uc_config_read(const struct uc_policy *p, const struct uc_conf_file *files,
 		   unsigned int flags, struct uc_config *c);
 void uc_config_want(const struct uc_config *c, struct uc_entry *want);
+void uc_config_print_line(FILE *out, int cap, const struct uc_target *t, const char *flag);
 void uc_config_cat(const struct uc_config *c);
-void uc_config_write(const struct uc_policy *p);
+
+/* save.c: the policy as a policy file */
+int uc_config_write(const struct uc_policy *p, FILE *out);
+int uc_config_save(const struct uc_policy *p, const char *path);
 
 /* show.c */
 void uc_list_table(const struct uc_policy *p);
