@@ -3,7 +3,8 @@
 # at a fake securityfs of ordinary files, one per capability of the
 # kernel headers. Usage errors, name spellings, policy-file errors with
 # their line numbers, the --force rule, inactive usercaps, apply and
-# show-config, and the man page, unit and install target.
+# show-config, and the man page, unit and install target; then issue 28:
+# never lose, widen or half-apply a grant.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/usercapsctl-lib.sh"

@@ -152,7 +152,8 @@ static int uc_config_file(const struct uc_policy *p, const char *path, unsigned 
 	first = uc_file_open(&f, path);
 	c->unreadable |= f.unreadable;
 	if (flags & UC_CONF_LIST)
-		printf(first ? "# skipped %s: refused\n" : "# read %s\n", path);
+		printf(!first ? "# read %s\n" : f.unreadable ? "# skipped %s: cannot be read\n" :
+		       "# skipped %s: refused\n", path);
 	if (first) {
 		++*skipped;
 		return first;

@@ -132,11 +132,6 @@ unsigned int uc_grantees(const struct uc_entry *e)
 	return bits;
 }
 
-bool uc_entry_is_default(const struct uc_entry *e)
-{
-	return !e->owner && !e->group && e->mode == UC_DEFAULT_MODE;
-}
-
 /*
  * A grant is what "chown U" or "chgrp G; chmod g+x" or "chmod o+x" does to
  * the file; one file has one owner and one group, so a grant to another

@@ -20,7 +20,7 @@ enum uc_exit {
 	UC_EXIT_NOT_ROOT = 5,
 	UC_EXIT_INACTIVE = 6,		/* usercaps is not in this kernel's lsm= */
 	UC_EXIT_DANGEROUS = 7,		/* refused without --force */
-	UC_EXIT_BAD_FILE = 8,		/* policy file syntax */
+	UC_EXIT_BAD_FILE = 8,		/* a policy file: unreadable, refused, bad */
 	UC_EXIT_FAILED = 9,		/* a system call failed; nothing changed */
 	UC_EXIT_REFUSED = 10,		/* the kernel refused: needs CAP_MAC_ADMIN */
 	UC_EXIT_MIXED = 11,		/* a change and its rollback failed */
@@ -92,7 +92,6 @@ int uc_lock(unsigned int wait);
 int uc_policy_open(struct uc_policy *p, bool for_change, unsigned int wait);
 void uc_policy_offline(struct uc_policy *p);
 unsigned int uc_grantees(const struct uc_entry *e);
-bool uc_entry_is_default(const struct uc_entry *e);
 void uc_entry_grant(struct uc_entry *e, const struct uc_target *t);
 bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t, bool in_group);
 int uc_require_root(void);
