@@ -215,16 +215,11 @@ void uc_config_want(const struct uc_config *c, struct uc_entry *want)
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
 		for (class = UC_USER; class <= UC_OTHER; class++) {
 			l = &c->line[cap][class];
-			if (l->path && !l->excluded)
+			if (l->path && l->excluded)
+				uc_entry_exclude(&want[cap], &l->target);
+			else if (l->path)
 				uc_entry_grant(&want[cap], &l->target);
-			if (l->path && l->excluded && class == UC_USER)
-				want[cap].owner = l->target.id;
-			if (l->path && l->excluded && class == UC_GROUP)
-				want[cap].group = l->target.id;
 		}
-		/* An excluded owner's bit is clear; it was set for root's default. */
-		if (c->line[cap][UC_USER].excluded)
-			want[cap].mode &= ~UC_OWNER_X;
 	}
 }
 

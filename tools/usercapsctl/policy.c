@@ -155,6 +155,27 @@ void uc_entry_grant(struct uc_entry *e, const struct uc_target *t)
 }
 
 /*
+ * What an "excluded" line says: the user owns the file, or the group is
+ * its group, without the execute bit, so that the class after it leaves
+ * them out.
+ */
+void uc_entry_exclude(struct uc_entry *e, const struct uc_target *t)
+{
+	switch (t->class) {
+	case UC_USER:
+		e->owner = t->id;
+		e->mode &= ~UC_OWNER_X;
+		break;
+	case UC_GROUP:
+		e->group = t->id;
+		e->mode &= ~UC_GROUP_X;
+		break;
+	case UC_OTHER:
+		break;
+	}
+}
+
+/*
  * The inverse of uc_entry_grant; false if @t held nothing to revoke. A
  * user who owns the file without its owner bit is the one user the
  * group and other classes leave out: already not granted. @in_group says

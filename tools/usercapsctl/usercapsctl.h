@@ -93,6 +93,7 @@ int uc_policy_open(struct uc_policy *p, bool for_change, unsigned int wait);
 void uc_policy_offline(struct uc_policy *p);
 unsigned int uc_grantees(const struct uc_entry *e);
 void uc_entry_grant(struct uc_entry *e, const struct uc_target *t);
+void uc_entry_exclude(struct uc_entry *e, const struct uc_target *t);
 bool uc_entry_revoke(struct uc_entry *e, const struct uc_target *t, bool in_group);
 int uc_require_root(void);
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want);
