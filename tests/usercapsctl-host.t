@@ -456,6 +456,8 @@ is "$(complete_words usercapsctl gr)" grant "completion: commands"
 is "$(complete_words "$usercapsctl_test" grant sys_ni)" sys_nice "completion: capabilities, from the policy"
 is "$(complete_words usercapsctl grant sys_nice --group audi)" audio "completion: groups"
 is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
+is "$(complete_words usercapsctl ca)" cat-config "completion: cat-config"
+is "$(complete_words usercapsctl save --w)" --wait "completion: save --wait"
 
 # Finding 9: waiting for the lock says so, and is bounded (--wait).
 reset_policy
