@@ -563,6 +563,7 @@ contains "$rc:$out" "^8:.*50-fifo.conf: a FIFO, not a regular file: refused" "li
 rm -r "$etc/usercaps.d"
 reset_policy
 mkfifo -m 0666 "$tmp/nobodys.fifo" && chown 65534 "$tmp/nobodys.fifo"
+# shellcheck disable=SC2016 # for the inner sh
 timeout 5 sh -c 'printf "sys_nice other\n" >"$1"' sh "$tmp/nobodys.fifo" 2>/dev/null &
 writer=$!
 rc=0
