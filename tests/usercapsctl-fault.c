@@ -3,16 +3,27 @@
  * usercapsctl-fault - fault injection for usercapsctl-host.t (LD_PRELOAD)
  *
  * USERCAPS_FAULT="CALL:N:ACTION[,CALL:N:ACTION...]" makes the Nth call of
- * CALL (fchmodat or fchownat) in the process do ACTION:
+ * CALL (fchmodat, fchownat, getpwnam_r, getgrnam_r, read, scandirat or
+ * fsync) in the process do ACTION:
  *
  *	EPERM, EACCES, EIO, EROFS  fail with that errno, changing nothing
+ *	SIGINT, SIGTERM, SIGHUP  first send the process that signal, as a
+ *	              user's ^C or a shutdown would
  *	symlink=PATH  first replace the file by a symlink to PATH, as a race
  *	              against the tool would
  *	fifo          do the call, then replace the file by a FIFO
+ *
+ * getpwnam_r and getgrnam_r take only an errno, which they return, as a
+ * failing NSS module makes them; read, scandirat and fsync only an errno,
+ * with which they fail.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +35,14 @@ static const struct {
 	int err;
 } fault_errnos[] = {
 	{ "EPERM", EPERM }, { "EACCES", EACCES }, { "EIO", EIO }, { "EROFS", EROFS },
+	{ "ENOMEM", ENOMEM },
+};
+
+static const struct {
+	const char *name;
+	int sig;
+} fault_signals[] = {
+	{ "SIGINT", SIGINT }, { "SIGTERM", SIGTERM }, { "SIGHUP", SIGHUP },
 };
 
 /* The action for the @n-th call of @call, or NULL. */
@@ -60,6 +79,9 @@ static int fault_before(const char *action, int dirfd, const char *name)
 			return -1;
 		}
 	}
+	for (i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
+		if (!strcmp(action, fault_signals[i].name))
+			raise(fault_signals[i].sig);
 	return 0;
 }
 
@@ -99,4 +121,83 @@ int fchownat(int dirfd, const char *name, uid_t owner, gid_t group, int flags)
 	if (action && !ret)
 		fault_after(action, dirfd, name);
 	return ret;
+}
+
+/* The errno that the @n-th call of @call is to return, or 0. */
+static int fault_errno(const char *call, unsigned int n)
+{
+	const char *action = fault_action(call, n);
+	size_t i;
+
+	for (i = 0; action && i < sizeof(fault_errnos) / sizeof(fault_errnos[0]); i++)
+		if (!strcmp(action, fault_errnos[i].name))
+			return fault_errnos[i].err;
+	return 0;
+}
+
+int getpwnam_r(const char *name, struct passwd *pw, char *buf, size_t size,
+	       struct passwd **result)
+{
+	static unsigned int calls;
+	int (*real)(const char *, struct passwd *, char *, size_t, struct passwd **) =
+		dlsym(RTLD_NEXT, "getpwnam_r");
+	int err = fault_errno("getpwnam_r", ++calls);
+
+	*result = NULL;
+	return err ? err : real(name, pw, buf, size, result);
+}
+
+int getgrnam_r(const char *name, struct group *gr, char *buf, size_t size,
+	       struct group **result)
+{
+	static unsigned int calls;
+	int (*real)(const char *, struct group *, char *, size_t, struct group **) =
+		dlsym(RTLD_NEXT, "getgrnam_r");
+	int err = fault_errno("getgrnam_r", ++calls);
+
+	*result = NULL;
+	return err ? err : real(name, gr, buf, size, result);
+}
+
+ssize_t read(int fd, void *buf, size_t size)
+{
+	static unsigned int calls;
+	ssize_t (*real)(int, void *, size_t) = dlsym(RTLD_NEXT, "read");
+	int err = fault_errno("read", ++calls);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return real(fd, buf, size);
+}
+
+int scandirat(int dirfd, const char *dir, struct dirent ***names,
+	      int (*filter)(const struct dirent *),
+	      int (*cmp)(const struct dirent **, const struct dirent **))
+{
+	static unsigned int calls;
+	int (*real)(int, const char *, struct dirent ***, int (*)(const struct dirent *),
+		    int (*)(const struct dirent **, const struct dirent **)) =
+		dlsym(RTLD_NEXT, "scandirat");
+	int err = fault_errno("scandirat", ++calls);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return real(dirfd, dir, names, filter, cmp);
+}
+
+int fsync(int fd)
+{
+	static unsigned int calls;
+	int (*real)(int) = dlsym(RTLD_NEXT, "fsync");
+	int err = fault_errno("fsync", ++calls);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return real(fd);
 }

@@ -3,7 +3,8 @@
 # at a fake securityfs of ordinary files, one per capability of the
 # kernel headers. Usage errors, name spellings, policy-file errors with
 # their line numbers, the --force rule, inactive usercaps, apply and
-# show-config, and the man page, unit and install target.
+# show-config, and the man page, unit and install target; then issue 28:
+# never lose, widen or half-apply a grant.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/usercapsctl-lib.sh"
@@ -53,11 +54,9 @@ state() {
 }
 
 # reset_policy - every capability back to root:root 0100.
+# shellcheck disable=SC2086 # one word per capability
 reset_policy() {
-	for cap in $caps; do
-		rm -f "$dir/$cap"
-		install -m 0100 /dev/null "$dir/$cap"
-	done
+	(cd "$dir" && rm -f $caps && touch $caps && chmod 0100 $caps)
 }
 
 # status_is WANT DESCRIPTION - $rc is WANT; shows $out otherwise.
@@ -146,8 +145,7 @@ run show-config
 is "$out" "$(cat "$tmp/shown.conf")" "show-config -> apply round-trips"
 chmod 0010 "$dir/sys_nice"
 run show-config
-contains "$out" '^# note: sys_nice is owner=nobody group=audio mode=0010; the lines above make it owner=root group=audio mode=0110$' \
-	"show-config notes what a policy file cannot say"
+contains "$out" '^sys_nice user nobody excluded$' "show-config: an owner without u+x is 'user NAME excluded'"
 run list --json
 python3 -m json.tool <<<"$out" >/dev/null
 ok $? "list --json is valid JSON"
@@ -173,30 +171,27 @@ status_is 0 "apply without FILE: usercaps.conf and usercaps.d/*.conf, nothing el
 is "$(stat -c '%n %G %a' "$dir/ipc_lock" "$dir/sys_nice" "$dir/sys_time" | sed 's|.*/||')" "ipc_lock audio 110
 sys_nice audio 110
 sys_time audio 111" "... merged: every file's lines"
-before=$(state)
-printf 'sys_nice group adm\n' >"$etc/usercaps.d/30-conflict.conf"
+printf 'sys_nice group adm\n' >"$etc/usercaps.d/30-override.conf"
 run apply
-status_is 8 "a drop-in that gives sys_nice another group: exit 8"
-contains "$out" "30-conflict.conf:1: sys_nice already has a group at $etc/usercaps.conf:1" \
-	"... with file:line of both lines"
-is "$(state)" "$before" "... and nothing changed"
+is "$rc:$(stat -c %G "$dir/sys_nice")" "0:adm" "a later drop-in's line for sys_nice's group overrides the earlier one, as in sysctl.d"
+before=$(state)
 printf 'sys_resource group no-such-group\nkill group audio force\n' >"$etc/usercaps.d/40-ldap.conf"
 run apply
-is "$rc:$(state)" "8:$before" "interactive apply with an unknown group too: all or nothing"
+is "$rc:$(state)" "4:$before" "interactive apply with an unknown group: all or nothing"
 run apply --boot
-status_is 8 "apply --boot: the status of the first bad line"
-contains "$out" '40-ldap.conf:1: unknown group .no-such-group.' "... reports each with file:line"
-contains "$out" '2 bad lines or files skipped; the rest is applied' "... says the rest is applied"
+status_is 4 "apply --boot: the status of the first bad line"
+contains "$out" '40-ldap.conf:1: unknown group .no-such-group.' "... reports it with file:line"
+contains "$out" '1 bad line or file skipped; the rest is applied' "... says the rest is applied"
 is "$(stat -c '%n %G %a' "$dir/kill" "$dir/sys_nice" "$dir/sys_resource" | sed 's|.*/||')" "kill audio 110
-sys_nice audio 110
-sys_resource root 100" "... and applies it: kill granted, sys_nice keeps the first group"
+sys_nice adm 110
+sys_resource root 100" "... and applies it: kill granted"
 reset_policy
 chmod 0666 "$etc/usercaps.d/40-ldap.conf"
 run apply --boot
 status_is 8 "apply --boot with an unsafe drop-in: exit 8"
 contains "$out" '40-ldap.conf: mode 0666, writable by others than its owner: refused' "... which is refused"
 is "$(stat -c '%G %a' "$dir/kill" "$dir/sys_nice")" "root 100
-audio 110" "... and its lines are not applied, the others are"
+adm 110" "... and its lines are not applied, the others are"
 rm -r "$etc/usercaps.conf" "$etc/usercaps.d"
 reset_policy
 rc=0
@@ -206,7 +201,7 @@ contains "$out" "danger.conf:1: refusing to grant sys_module" "... with file:lin
 rc=0
 printf 'sys_nice group audio\n' >"$tmp/good.conf"
 out=$(USERCAPS_TEST_ROOT=$tmp/no-kernel "$usercapsctl_test" lint "$tmp/good.conf" 2>&1) || rc=$?
-is "$rc:$out" "0:" "lint of a good file without the kernel: exit 0, silent"
+is "$rc:$out" "0:# read $tmp/good.conf" "lint of a good file without the kernel: exit 0, names the file"
 install -m 0644 -o 65534 /dev/null "$tmp/nobodys.conf"
 run lint "$tmp/nobodys.conf"
 status_is 8 "lint refuses what apply would refuse"
@@ -339,9 +334,15 @@ contains "$rc:$out" '^8:.*nul.conf:2: a NUL byte' "a NUL byte: exit 8, with file
 printf '\xef\xbb\xbfsys_nice group audio\n' >"$tmp/bom.conf"
 run apply "$tmp/bom.conf"
 contains "$rc:$out" '^8:.*bom.conf:1: a UTF-8 byte order mark' "a UTF-8 BOM: exit 8, with file:line"
+{ printf 'sys_nice group audio\nipc_lock user '; head -c 1000000 /dev/zero | tr '\0' a; echo; } >"$tmp/long.conf"
+run apply "$tmp/long.conf"
+contains "$rc:$out" '^8:.*long.conf:2: a user name of 1000000 bytes: longer than 256' "a 1 MB name: exit 8, with file:line"
 { printf 'sys_nice group audio\nipc_lock user '; head -c 10485760 /dev/zero | tr '\0' a; echo; } >"$tmp/huge.conf"
 run apply "$tmp/huge.conf"
-contains "$rc:$out" '^8:.*huge.conf:2: a user name of 10485760 bytes: longer than 256' "a 10 MB name: exit 8, with file:line"
+contains "$rc:$out" '^8:.*huge.conf: 10485796 bytes, more than the 1048576 of a policy file: refused' "a 10 MB file: exit 8, refused before it is read"
+rc=0
+out=$(timeout 5 "$usercapsctl_test" apply - </dev/zero 2>&1) || rc=$?
+contains "$rc:$out" '^8:.*-: more than the 1048576 bytes of a policy file: refused' "endless standard input: exit 8, after 1 MiB"
 run grant sys_nice --user "$(head -c 100000 /dev/zero | tr '\0' a)"
 contains "$rc:$out" '^2:.*a user name of 100000 bytes' "a 100 kB --user: exit 2"
 is "$(state)" "$before" "none of these changed anything"
@@ -431,9 +432,16 @@ contains "$(cat "$unit")" '^ConditionPathIsDirectory=/sys/kernel/security/userca
 contains "$(cat "$unit")" '^CapabilityBoundingSet=CAP_MAC_ADMIN CAP_CHOWN CAP_FOWNER$' \
 	"the unit's bounding set: CAP_MAC_ADMIN, CAP_CHOWN, CAP_FOWNER"
 contains "$(cat "$unit")" '^ExecStart=/usr/local/sbin/usercapsctl apply --boot$' "the unit runs apply --boot"
+make -s -C tools/usercapsctl OUT="$tmp/out-usr" install DESTDIR="$tmp/dest-default" >/dev/null
 make -s -C tools/usercapsctl install OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
 is "$(sed -n 's/^ExecStart=//p' "$tmp/dest-usr/etc/systemd/system/usercaps.service"):$(cd "$tmp/dest-usr" && ls usr/sbin)" \
-	"/usr/sbin/usercapsctl apply --boot:usercapsctl" "make install PREFIX=/usr: the unit runs /usr/sbin/usercapsctl, where it is"
+	"/usr/sbin/usercapsctl apply --boot:usercapsctl" \
+	"make install PREFIX=/usr after a default install: the unit runs /usr/sbin/usercapsctl, where it is"
+rebuild=$(make -C tools/usercapsctl OUT="$tmp/out-usr" CFLAGS='-O1 -g' all)
+contains "$rebuild" ' -O1 -g .*-o [^ ]*/out-usr/usercapsctl ' "changed CFLAGS rebuild the binary"
+is "$(make -s -C tools/usercapsctl OUT="$tmp/out-usr" CFLAGS='-O1 -g' all)" "" "... once"
+make -s -C tools/usercapsctl uninstall OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
+is "$(cd "$tmp/dest-usr" && find . -type f)" "" "make uninstall removes what make install put"
 build=$(make -nB -C tools/usercapsctl OUT="$tmp/out-flags" CPPFLAGS=-D_FORTIFY_SOURCE=2 LDFLAGS=-Wl,-z,now "$tmp/out-flags/usercapsctl")
 contains "$build" '-D_FORTIFY_SOURCE=2 .*-Wl,-z,now' "the Makefile honours CPPFLAGS and LDFLAGS"
 
@@ -448,5 +456,289 @@ is "$(complete_words usercapsctl gr)" grant "completion: commands"
 is "$(complete_words "$usercapsctl_test" grant sys_ni)" sys_nice "completion: capabilities, from the policy"
 is "$(complete_words usercapsctl grant sys_nice --group audi)" audio "completion: groups"
 is "$(complete_words usercapsctl apply --d)" --dry-run "completion: options"
+is "$(complete_words usercapsctl ca)" cat-config "completion: cat-config"
+is "$(complete_words usercapsctl save --w)" --wait "completion: save --wait"
+
+# Finding 9: waiting for the lock says so, and is bounded (--wait).
+reset_policy
+flock "$lock" sleep 1.5 &
+holder=$!
+sleep 0.2
+before=$(state)
+start=$(date +%s%N)
+run grant sys_nice --group audio --wait 1
+took=$((($(date +%s%N) - start) / 1000000))
+status_is 13 "grant --wait 1 while another holds the lock: exit 13"
+contains "$out" '^usercapsctl: waiting for .*usercapsctl.lock: another usercapsctl is changing the policy \(at most 1 s, --wait\)$' "... says that it waits, and how long"
+contains "$out" 'still held after 1 s; nothing changed' "... then that it gave up"
+ok "$([ "$took" -ge 900 ] && [ "$took" -lt 2500 ]; echo $?)" "... after 1 s (took $took ms)"
+is "$(state)" "$before" "... and changed nothing"
+run grant sys_nice --group audio --wait 10
+contains "$rc:$out" "^0:usercapsctl: waiting for " "grant --wait 10: waits for the holder, then grants"
+wait "$holder"
+run grant sys_nice --group audio --wait x
+status_is 2 "--wait takes a number of seconds"
+reset_policy
+
+# Finding 6: apply is one transaction. A signal mid-apply takes effect
+# after it, a closed stderr does not stop the rollback, and the rollback
+# goes on past a step that fails.
+reset_policy
+run_faulty fchmodat:2:SIGINT apply "$tmp/two.conf"
+is "$rc:$(stat -c '%G %a' "$dir/ipc_lock" "$dir/sys_nice" | tr '\n' ' ')" "130:audio 110 audio 110 " \
+	"SIGINT mid-apply: the apply completes, then the signal ends it (130)"
+reset_policy
+run_faulty fchownat:2:SIGTERM,fchmodat:2:EIO apply "$tmp/two.conf"
+is "$rc:$(state)" "143:$(reset_policy; state)" "SIGTERM, then a failure mid-apply: rolled back, then the signal ends it (143)"
+reset_policy
+rc=0
+# shellcheck disable=SC2016 # for python
+USERCAPS_FAULT=fchmodat:2:EIO LD_PRELOAD=$usercapsctl_fault python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.call(sys.argv[1:], stderr=w, stdout=subprocess.DEVNULL))' \
+	"$usercapsctl_test" apply "$tmp/two.conf" || rc=$?
+is "$rc:$(state)" "9:$(reset_policy; state)" "a failure mid-apply with stderr a closed pipe: exit 9, rolled back (no SIGPIPE before the rollback)"
+printf '%s\n' 'ipc_lock group audio' 'sys_nice group audio' 'sys_time group audio' >"$tmp/three.conf"
+run_faulty fchmodat:3:EIO,fchmodat:4:EIO apply "$tmp/three.conf"
+status_is 11 "a failure whose rollback fails at one step: exit 11"
+contains "$out" "sys_nice: cannot roll back: Input/output error" "... names the step that failed"
+is "$(stat -c '%G %a' "$dir/ipc_lock" "$dir/sys_time" | tr '\n' ' ')" "root 100 root 100 " \
+	"... and rolls back the others, before and after it"
+contains "$(printf '%s\n' "$out" | sed -n 1p)" 'sys_time: Input/output error' "... the failure first, then the rollback's"
+reset_policy
+
+# Finding 10: capability names from libcap-ng; a failing user or group
+# database is an error, never "unknown" nor a number.
+contains "$(ldd "$usercapsctl")" 'libcap-ng\.so' "usercapsctl takes capability names from libcap-ng"
+reset_policy
+before=$(state)
+run_faulty getpwnam_r:1:EIO grant sys_nice --user 4321
+contains "$rc:$out" "^9:usercapsctl: looking up user '4321': Input/output error$" \
+	"--user 4321 while the passwd database fails: exit 9, not uid 4321"
+run_faulty getgrnam_r:1:EIO grant sys_nice --group audio
+contains "$rc:$out" "^9:usercapsctl: looking up group 'audio': Input/output error$" "--group audio while the group database fails: exit 9"
+run_faulty getpwnam_r:1:EIO lint "$tmp/audio.conf"
+contains "$rc:$out" "audio.conf:2: looking up user 'nobody': Input/output error" "... in a file, with file:line"
+run_faulty getpwnam_r:1:EIO check sys_nice --user nobody
+contains "$rc:$out" "^9:usercapsctl: looking up user 'nobody'" "... and for check"
+is "$(state)" "$before" "... and nothing changed"
+
+# Finding 8: a revoke that leaves the target holding the capability
+# through another class says so, and exits 12.
+reset_policy
+chgrp 65534 "$dir/sys_nice" && chmod 0110 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+status_is 12 "revoke --user nobody, who holds sys_nice through its group: exit 12"
+contains "$out" '^usercapsctl: sys_nice is not granted to user nobody, but nobody still holds it through group nogroup \(revoke --group nogroup\)$' "... says so, and how to revoke it"
+run check sys_nice --user nobody
+status_is 0 "... and check agrees: nobody holds it"
+chgrp 0 "$dir/sys_nice" && chmod 0101 "$dir/sys_nice"
+run revoke sys_nice --user nobody
+contains "$rc:$out" '^12:usercapsctl: sys_nice is not granted to user nobody, but nobody still holds it through other \(revoke --other\)$' \
+	"revoke --user nobody, who holds sys_nice as one of the others: exit 12"
+is "$(stat -c '%u %g %a' "$dir/sys_nice")" "0 0 101" "... and changes nothing"
+chgrp 29 "$dir/sys_nice" && chmod 0111 "$dir/sys_nice"
+run revoke sys_nice --group audio
+contains "$rc:$out" '^12:usercapsctl: sys_nice: revoked from group audio, but its members still hold it through other \(revoke --other\)$' \
+	"revoke --group audio of a capability that others hold too: revoked, exit 12"
+is "$(stat -c '%u %g %a' "$dir/sys_nice")" "0 0 101" "... the group's grant is gone"
+reset_policy
+
+# Finding 3: only regular files are policy files: a FIFO, a device or a
+# directory is refused with its name, before anything is read from it.
+reset_policy
+etc=$USERCAPS_TEST_ROOT/etc
+mkdir -p "$etc/usercaps.d"
+printf 'sys_nice group audio\n' >"$etc/usercaps.d/10-audio.conf"
+mkfifo -m 0644 "$etc/usercaps.d/50-fifo.conf"
+rc=0
+out=$(timeout 5 "$usercapsctl_test" apply --boot 2>&1) || rc=$?
+contains "$rc:$out" "^8:usercapsctl: $etc/usercaps.d/50-fifo.conf: a FIFO, not a regular file: refused" \
+	"apply --boot with a FIFO drop-in: exit 8 at once, not a hang"
+is "$(stat -c %G "$dir/sys_nice")" audio "... and the other drop-ins applied"
+rc=0
+out=$(timeout 5 "$usercapsctl_test" lint 2>&1) || rc=$?
+contains "$rc:$out" "^8:.*50-fifo.conf: a FIFO, not a regular file: refused" "lint with a FIFO drop-in: exit 8 at once"
+rm -r "$etc/usercaps.d"
+reset_policy
+mkfifo -m 0666 "$tmp/nobodys.fifo" && chown 65534 "$tmp/nobodys.fifo"
+# shellcheck disable=SC2016 # for the inner sh
+timeout 5 sh -c 'printf "sys_nice other\n" >"$1"' sh "$tmp/nobodys.fifo" 2>/dev/null &
+writer=$!
+rc=0
+out=$(timeout 5 "$usercapsctl_test" apply "$tmp/nobodys.fifo" 2>&1) || rc=$?
+contains "$rc:$out" "^8:.*nobodys.fifo: a FIFO, not a regular file: refused" "a world-writable FIFO of nobody's: refused, exit 8"
+is "$(stat -c %a "$dir/sys_nice")" 100 "... and not applied"
+kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null || :
+for special in /dev/zero /dev/null "$tmp"; do
+	rc=0
+	out=$(timeout 5 "$usercapsctl_test" lint "$special" 2>&1) || rc=$?
+	contains "$rc:$out" "^8:usercapsctl: $special: a (character device|directory), not a regular file: refused" "lint $special: refused, exit 8"
+done
+
+# Finding 5: a configuration that cannot be read is an error, never an
+# empty policy: nothing changes, at boot either.
+reset_policy
+"$usercapsctl_test" grant sys_nice --group audio
+before=$(state)
+# config_fails DESCRIPTION REGEX [FAULTS] - apply and apply --boot both
+# exit 8 with a line matching REGEX, and change nothing.
+config_fails() {
+	local mode
+	for mode in "" --boot; do
+		# shellcheck disable=SC2086 # no word, or one
+		run_faulty "${3-}" apply $mode
+		contains "$rc:$out" "^8:(.|\n)*$2" "$1: apply $mode exits 8, says why"
+		is "$(state)" "$before" "... and changes nothing"
+	done
+}
+ln -s "$tmp/no-such-file" "$etc/usercaps.conf"
+config_fails "a dangling /etc/usercaps.conf" "usercaps.conf: cannot be read: No such file or directory"
+rm "$etc/usercaps.conf"
+printf 'sys_nice group audio\n' >"$etc/usercaps.conf"
+: >"$etc/usercaps.d"
+config_fails "usercaps.d a plain file" "usercaps.d: cannot be read: Not a directory"
+rm "$etc/usercaps.d" && mkdir -m 0755 "$etc/usercaps.d"
+config_fails "scandir failing on usercaps.d" "usercaps.d: cannot be read: Input/output error" scandirat:1:EIO
+# (The first read is libcap-ng's, of /proc/sys/kernel/cap_last_cap.)
+config_fails "a read failing with ENOMEM" "usercaps.conf: cannot be read: Cannot allocate memory" read:2:ENOMEM
+chmod 0700 "$etc/usercaps.d"
+rc=0
+out=$(as_nobody "$usercapsctl_test" lint 2>&1) || rc=$?
+contains "$rc:$out" "^8:.*usercaps.d: cannot be read: Permission denied" "an unreadable usercaps.d: lint exits 8"
+for mode in 0777 0775; do
+	chmod "$mode" "$etc/usercaps.d"
+	config_fails "a usercaps.d of mode $mode" "usercaps.d: mode $mode, writable by others than its owner: refused"
+done
+chmod 0755 "$etc/usercaps.d"
+run apply
+is "$rc:$(state)" "0:$before" "... a readable one applies"
+rm -r "$etc/usercaps.conf" "$etc/usercaps.d"
+reset_policy
+
+# Finding 7: drop-ins as sysctl.d has them: /etc, /run and /usr/lib, the
+# same name in an earlier directory masks a later one, /dev/null disables,
+# all read in the lexical order of their names, a later line for the same
+# capability and class overriding an earlier one.
+mkdir -p "$etc/usercaps.d" "$USERCAPS_TEST_ROOT/run/usercaps.d" "$USERCAPS_TEST_ROOT/usr/lib/usercaps.d"
+run_d=$USERCAPS_TEST_ROOT/run/usercaps.d lib_d=$USERCAPS_TEST_ROOT/usr/lib/usercaps.d
+printf 'sys_nice group audio\n' >"$etc/usercaps.conf"
+printf 'sys_time group audio\nipc_lock other\n' >"$lib_d/10-vendor.conf"
+printf 'sys_time group adm\n' >"$etc/usercaps.d/10-vendor.conf"
+printf 'kill group audio force\nipc_lock group audio\n' >"$lib_d/20-masked.conf"
+ln -s /dev/null "$run_d/20-masked.conf"
+printf 'sys_nice group adm\nsys_nice group audio\nsys_nice user daemon\n' >"$run_d/30-run.conf"
+printf 'sys_nice user nobody\n' >"$lib_d/40-last.conf"
+printf 'not a policy line\n' >"$lib_d/README"
+run apply
+status_is 0 "apply reads /etc, /run and /usr/lib/usercaps.d"
+is "$(stat -c '%n %u %G %a' "$dir/sys_nice" "$dir/sys_time" "$dir/ipc_lock" "$dir/kill" | sed 's|.*/||')" "sys_nice 65534 audio 110
+sys_time 0 adm 110
+ipc_lock 0 root 100
+kill 0 root 100" "... /etc masks /usr/lib, /dev/null masks, later lines override earlier ones"
+run lint
+is "$rc:$out" "0:# read $etc/usercaps.conf
+# read $etc/usercaps.d/10-vendor.conf
+# skipped $lib_d/10-vendor.conf: masked by $etc/usercaps.d/10-vendor.conf
+# skipped $run_d/20-masked.conf: a symlink to /dev/null: masked
+# skipped $lib_d/20-masked.conf: masked by $run_d/20-masked.conf
+# read $run_d/30-run.conf
+# read $lib_d/40-last.conf
+# skipped $lib_d/README: not named *.conf" "lint names every file read and every one skipped, and why"
+run cat-config
+is "$rc:$(printf '%s\n' "$out" | grep -v '^# [rs]')" "0:sys_nice user nobody	# $lib_d/40-last.conf:1
+sys_nice group audio	# $run_d/30-run.conf:2
+sys_time group adm	# $etc/usercaps.d/10-vendor.conf:1" "cat-config prints the merged policy, each line with its file:line"
+printf '%s\n' "$out" >"$tmp/merged.conf"
+before=$(state)
+run apply "$tmp/merged.conf"
+is "$rc:$(state)" "0:$before" "... which applies as the same policy"
+rm -r "$etc/usercaps.conf" "$etc/usercaps.d" "$run_d" "$lib_d"
+reset_policy
+
+# Finding 2: show-config | apply is the identity or an error, never a
+# widening. Owners and groups without their execute bit are written as
+# 'excluded'; what no line can say is refused.
+# set_states SPEC... - reset, then each "CAP OWNER:GROUP MODE".
+set_states() {
+	local spec
+	reset_policy
+	for spec in "$@"; do
+		read -r cap_ ids_ mode_ <<<"$spec"
+		chown "$ids_" "$dir/$cap_" && chmod "$mode_" "$dir/$cap_"
+	done
+}
+n_state=0
+for states in "" "sys_nice 0:29 0110|ipc_lock 65534:0 0100|sys_time 0:0 0101" \
+	"sys_nice 65534:0 0001" "sys_nice 65534:29 0011|kill 65534:65534 0010" \
+	"sys_nice 0:29 0101|sys_admin 65534:29 0110|net_raw 0:0 0111" "sys_nice 65534:29 0000"; do
+	n_state=$((n_state + 1))
+	IFS='|' read -ra specs <<<"$states"
+	set_states "${specs[@]}"
+	want=$(state)
+	rc=0
+	"$usercapsctl_test" show-config >"$tmp/identity.conf" 2>/dev/null || rc=$?
+	reset_policy
+	run apply "$tmp/identity.conf"
+	is "$rc:$(state)" "0:$want" "show-config -> apply is the identity, state $n_state: ${states:-default}"
+done
+reset_policy
+"$usercapsctl_test" grant sys_nice --user nobody
+"$usercapsctl_test" grant sys_nice --other 2>/dev/null
+"$usercapsctl_test" revoke sys_nice --user nobody
+run show-config
+contains "$rc:$out" '^0:' "the issue's case (nobody left out of other): show-config exits 0"
+contains "$out" '^sys_nice user nobody excluded$' "... with nobody excluded"
+contains "$out" '^sys_nice other force$' "... and other"
+before=$(state)
+"$usercapsctl_test" show-config | "$usercapsctl_test" apply - 2>/dev/null
+is "$(state)" "$before" "... and show-config | apply - changes nothing: nobody does not hold it"
+run check sys_nice --user nobody
+status_is 1 "... check says so"
+for refused in "sys_nice 0:0 0755" "sys_nice 0:0 0001" "sys_nice 0:0 4100"; do
+	set_states "$refused"
+	before=$(state)
+	run show-config
+	contains "$rc:$out" "^14:usercapsctl: sys_nice is root:root 0?[0-9]{3,4}: a policy file cannot say it exactly" "show-config refuses $refused: exit 14"
+	"$usercapsctl_test" show-config 2>/dev/null | "$usercapsctl_test" apply - >/dev/null 2>&1 || :
+	is "$(state)" "$before" "... and show-config | apply - fails, changing nothing"
+done
+reset_policy
+
+# Atomic configuration writes: save writes a temporary file, syncs it and
+# renames it over the configuration.
+"$usercapsctl_test" grant sys_nice --group audio
+"$usercapsctl_test" grant ipc_lock --user nobody
+run save
+is "$rc:$out" "0:" "save: exit 0, silent"
+is "$(cat "$etc/usercaps.conf")" "$("$usercapsctl_test" show-config)" "... /etc/usercaps.conf is what show-config says"
+is "$(stat -c '%U:%G %a' "$etc/usercaps.conf")" "root:root 644" "... root's, mode 0644"
+is "$(find "$etc" -name '.usercaps.conf.*')" "" "... no temporary file left"
+good=$(cat "$etc/usercaps.conf")
+"$usercapsctl_test" grant sys_time --group audio
+run_faulty fsync:1:EIO save
+contains "$rc:$out" "^9:usercapsctl: .*\.usercaps\.conf\.[A-Za-z0-9]+: Input/output error; .*usercaps.conf is unchanged$" "save with fsync failing: exit 9"
+is "$(cat "$etc/usercaps.conf"):$(find "$etc" -name '.usercaps.conf.*')" "$good:" "... the old file is whole, no temporary file left"
+chmod 0755 "$dir/sys_time"
+run save "$tmp/saved.conf"
+contains "$rc:$out" '^14:usercapsctl: sys_time is root:audio 0755' "save of a state no file can say: exit 14"
+ok "$([ ! -e "$tmp/saved.conf" ]; echo $?)" "... and writes nothing"
+run save "$tmp/no-such-dir/usercaps.conf"
+reset_policy
+"$usercapsctl_test" grant sys_nice --group audio
+run save "$tmp/no-such-dir/usercaps.conf"
+contains "$rc:$out" '^9:usercapsctl: .*no-such-dir.*No such file or directory' "save into a missing directory: exit 9"
+rm -f "$etc/usercaps.conf"
+reset_policy
+
+# Issue 28, finding 1: a write error on stdout is an error, never exit 0.
+printf '%s\n' 'sys_nice group audio' >"$tmp/one.conf"
+for words in "show-config" "list" "list --json" "apply --dry-run $tmp/one.conf" "check sys_nice --user nobody" "--help"; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are the arguments
+	out=$("$usercapsctl_test" $words 2>&1 >/dev/full) || rc=$?
+	contains "$rc:$out" '^9:usercapsctl: standard output: No space left on device$' "$words >/dev/full: exit 9, says why"
+done
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

@@ -7,8 +7,8 @@
 # Out of the repository, as the top-level Makefile builds it; the guest
 # sees /root as a tmpfs, so the directory is shared at the same path.
 # usercapsctl-test is the test build, which looks for every file under
-# $USERCAPS_TEST_ROOT; usercapsctl-fault.so makes chown and chmod fail on
-# demand (tests/usercapsctl-fault.c).
+# $USERCAPS_TEST_ROOT; usercapsctl-fault.so makes system calls fail, or
+# signals come, on demand (tests/usercapsctl-fault.c).
 usercapsctl_dir=$cache_dir/tools
 # shellcheck disable=SC2034 # for the .t scripts
 usercapsctl=$usercapsctl_dir/usercapsctl \

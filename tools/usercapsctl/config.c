@@ -4,17 +4,23 @@
  *
  * One grant per line, "#" to the end of a line is a comment:
  *
- *	CAP user NAME [force]
- *	CAP group NAME [force]
+ *	CAP user NAME [force | excluded]
+ *	CAP group NAME [force | excluded]
  *	CAP other [force]
  *
- * Several files (the system configuration: usercaps.conf and its drop-ins)
- * make one policy; a capability may have one line of each class in all
- * of them together. A capability they do not name is reset to its
- * default, so that the files are the whole policy: applying them twice,
- * or at every boot, gives the same result whatever was there before.
+ * Several files (the system configuration: usercaps.conf and its drop-ins,
+ * confdirs.c) make one policy. As in sysctl.d, a later line for the same
+ * capability and class overrides an earlier one, in the same file or in
+ * an earlier one: a file has one owner, one group and one other class. A
+ * capability they do not name is reset to its default, so that the files
+ * are the whole policy: applying them twice, or at every boot, gives the
+ * same result whatever was there before.
  * "force" acknowledges a grant that usercapsctl would otherwise refuse or
- * warn about (see risk.c).
+ * warn about (see risk.c). "excluded" makes the user the file's owner, or
+ * the group its group, without the execute bit: the owner class (or the
+ * group class) then decides for them, and grants nothing, so that the
+ * group and other classes (or the other class) leave them out. It is how
+ * a file says what "revoke --user" leaves, exactly (save.c).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,13 +35,6 @@ static const char *const uc_class_words[] = {
 	[UC_USER] = "user",
 	[UC_GROUP] = "group",
 	[UC_OTHER] = "other",
-};
-
-/* Where the files so far grant one capability: a line per class. */
-struct uc_listed {
-	const char *path[3];
-	unsigned int line[3];
-	struct uc_target target[3];
 };
 
 static int uc_class_parse(const char *word, enum uc_class *class)
@@ -79,31 +78,36 @@ static int uc_config_risk(int cap, const struct uc_target *t, bool line_force,
 	if (tier == UC_TIER_FORCE && !(flags & UC_CONF_FORCE))
 		return uc_err(UC_EXIT_DANGEROUS,
 			      "%srefusing to grant %s without 'force' at the end of the line or --force: %s",
-			      where, uc_cap_names[cap], why);
+			      where, uc_cap_name(cap), why);
 	uc_err(0, "%swarning: granting %s to %s: %s ('force' at the end of the line acknowledges it)",
-	       where, uc_cap_names[cap], uc_target_str(t), why);
+	       where, uc_cap_name(cap), uc_target_str(t), why);
 	return UC_EXIT_OK;
 }
 
 /* uc_config_line() for a line's @n words, with @where for the messages. */
 static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 			   const char *where, char **words, int n, unsigned int flags,
-			   struct uc_listed *listed)
+			   struct uc_config *c)
 {
 	enum uc_class class;
 	struct uc_target t;
 	int cap, status, need;
-	struct uc_listed *l;
+	bool force = false, excluded = false;
 
 	if (n < 2 || uc_class_parse(words[1], &class))
 		return uc_err(UC_EXIT_BAD_FILE,
-			      "%sexpected 'CAP user NAME', 'CAP group NAME' or 'CAP other', optionally followed by 'force'",
+			      "%sexpected 'CAP user NAME', 'CAP group NAME' or 'CAP other', optionally followed by 'force' (or 'excluded')",
 			      where);
 	need = class == UC_OTHER ? 2 : 3;
-	if (n > need + 1 || (n == need + 1 && strcmp(words[need], "force")) || n < need)
-		return uc_err(UC_EXIT_BAD_FILE, "%s'%s %s' takes %s, then optionally 'force'",
+	if (n == need + 1) {
+		force = !strcmp(words[need], "force");
+		excluded = class != UC_OTHER && !strcmp(words[need], "excluded");
+	}
+	if (n > need + 1 || (n == need + 1 && !force && !excluded) || n < need)
+		return uc_err(UC_EXIT_BAD_FILE, "%s'%s %s' takes %s, then optionally %s",
 			      where, words[0], words[1],
-			      class == UC_OTHER ? "nothing" : "one name or number");
+			      class == UC_OTHER ? "nothing" : "one name or number",
+			      class == UC_OTHER ? "'force'" : "'force' or 'excluded'");
 	if (uc_cap_lookup(words[0], &cap))
 		return uc_err(UC_EXIT_UNKNOWN_CAP, "%sunknown capability '%s'", where, words[0]);
 	if (!p->present[cap])
@@ -112,27 +116,19 @@ static int uc_config_words(const struct uc_policy *p, const struct uc_file *f,
 	status = uc_target_lookup(class, class == UC_OTHER ? NULL : words[2], &t, where);
 	if (status)
 		return status;
-	l = &listed[cap];
-	if (l->line[class])
-		return uc_err(UC_EXIT_BAD_FILE,
-			      "%s%s already has a %s at %s:%u: a capability file has one owner, one group and one other class",
-			      where, uc_cap_names[cap], uc_class_words[class], l->path[class],
-			      l->line[class]);
-	status = uc_config_risk(cap, &t, n == need + 1, flags, where);
+	status = excluded ? UC_EXIT_OK : uc_config_risk(cap, &t, force, flags, where);
 	if (status)
 		return status;
-	l->path[class] = f->path;
-	l->line[class] = f->lineno;
-	l->target[class] = t;
+	c->line[cap][class] = (struct uc_line){ f->path, f->lineno, t, force, excluded };
 	return UC_EXIT_OK;
 }
 
 /*
- * Check one line of @f and record it in @listed. Returns UC_EXIT_OK or the
+ * Check one line of @f and record it in @c. Returns UC_EXIT_OK or the
  * status of its error, after a message that starts with "FILE:LINE: ".
  */
 static int uc_config_line(const struct uc_policy *p, const struct uc_file *f, char *line,
-			  unsigned int flags, struct uc_listed *listed)
+			  unsigned int flags, struct uc_config *c)
 {
 	char *words[UC_MAX_WORDS], *where;
 	int n = uc_split(line, words), status;
@@ -140,124 +136,129 @@ static int uc_config_line(const struct uc_policy *p, const struct uc_file *f, ch
 	if (!n)
 		return UC_EXIT_OK;
 	where = uc_strdupf("%s:%u: ", f->path, f->lineno);
-	status = uc_config_words(p, f, where, words, n, flags, listed);
+	status = uc_config_words(p, f, where, words, n, flags, c);
 	free(where);
 	return status;
 }
 
-/* Check every line of one file into @listed; the status of the first error. */
+/* Check every line of one file into @c; the status of the first error. */
 static int uc_config_file(const struct uc_policy *p, const char *path, unsigned int flags,
-			  struct uc_listed *listed, unsigned int *skipped)
+			  struct uc_config *c, unsigned int *skipped)
 {
 	int first, status, bad;
 	struct uc_file f;
 	char *line;
 
 	first = uc_file_open(&f, path);
+	c->unreadable |= f.unreadable;
+	if (flags & UC_CONF_LIST)
+		printf(!first ? "# read %s\n" : f.unreadable ? "# skipped %s: cannot be read\n" :
+		       "# skipped %s: refused\n", path);
 	if (first) {
 		++*skipped;
 		return first;
 	}
 	while ((line = uc_file_line(&f, &bad))) {
-		status = bad ? bad : uc_config_line(p, &f, line, flags, listed);
+		status = bad ? bad : uc_config_line(p, &f, line, flags, c);
 		*skipped += !!status;
 		if (!first)
 			first = status;
 	}
-	status = uc_file_close(&f);
-	return first ? first : status;
+	uc_file_close(&f);
+	return first;
 }
 
 /**
  * uc_config_read - Parse and check policy files, which make one policy
  * @p: The policy, for the capabilities that this kernel has
- * @paths: The files, NULL-terminated; "-" is standard input
- * @flags: UC_CONF_FORCE, UC_CONF_BOOT
- * @want: Where to store the resulting entry of every capability
+ * @files: The files, in order, ended by a NULL path; "-" is standard input
+ * @flags: UC_CONF_FORCE, UC_CONF_BOOT, UC_CONF_LIST
+ * @c: Where to store the lines that decide
  *
  * Every line is checked, and every error reported, before the caller
- * changes anything. With UC_CONF_BOOT, @want holds what the good lines
- * say, for the caller to apply all the same.
+ * changes anything. With UC_CONF_BOOT, @c holds what the good lines
+ * say, for the caller to apply all the same, unless c->unreadable says
+ * that a file could not be read at all.
  *
  * Return: UC_EXIT_OK, or the status of the first error.
  */
-int uc_config_read(const struct uc_policy *p, char *const *paths, unsigned int flags,
-		   struct uc_entry *want)
+int uc_config_read(const struct uc_policy *p, const struct uc_conf_file *files,
+		   unsigned int flags, struct uc_config *c)
 {
-	struct uc_listed listed[UC_NCAPS] = { 0 };
-	int first = UC_EXIT_OK, status, class, cap;
+	int first = UC_EXIT_OK, status;
 	unsigned int skipped = 0;
 
-	for (; *paths; paths++) {
-		status = uc_config_file(p, *paths, flags, listed, &skipped);
+	*c = (struct uc_config){ 0 };
+	for (; files->path; files++) {
+		if (files->skip) {
+			if (flags & UC_CONF_LIST)
+				printf("# skipped %s: %s\n", files->path, files->skip);
+			continue;
+		}
+		status = uc_config_file(p, files->path, flags, c, &skipped);
 		if (!first)
 			first = status;
 	}
-	if (skipped && (flags & UC_CONF_BOOT))
+	if (skipped && (flags & UC_CONF_BOOT) && !c->unreadable)
 		uc_err(0, "%u bad line%s or file%s skipped; the rest is applied", skipped,
 		       skipped == 1 ? "" : "s", skipped == 1 ? "" : "s");
-	for (cap = 0; cap < UC_NCAPS; cap++) {
-		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-		for (class = UC_USER; class <= UC_OTHER; class++)
-			if (listed[cap].line[class])
-				uc_entry_grant(&want[cap], &listed[cap].target[class]);
-	}
 	return first;
 }
 
-static void uc_config_write_line(int cap, const struct uc_target *t)
+/* The entry of every capability that the lines of @c make. */
+void uc_config_want(const struct uc_config *c, struct uc_entry *want)
 {
-	const char *word = NULL, *why;
+	const struct uc_line *l;
+	int cap, class;
 
-	if (t->class != UC_OTHER)
-		word = uc_id_word(t->class, t->id);
-	printf("%s %s%s%s%s\n", uc_cap_names[cap], uc_class_words[t->class], word ? " " : "",
-	       word ? word : "", uc_grant_risk(cap, t, &why) ? " force" : "");
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
+		for (class = UC_USER; class <= UC_OTHER; class++) {
+			l = &c->line[cap][class];
+			if (l->path && l->excluded)
+				uc_entry_exclude(&want[cap], &l->target);
+			else if (l->path)
+				uc_entry_grant(&want[cap], &l->target);
+		}
+	}
 }
 
 /**
- * uc_config_write - Print the policy as a policy file
- * @p: The policy
- *
- * Applying the output gives every capability the same grantees. A file
- * whose state a policy file cannot say exactly (an owner whose bit is
- * clear, which keeps that user out of the group and other classes) gets
- * a comment saying what apply would change.
+ * uc_config_print_line - Print a policy line, without its newline
+ * @out: Where
+ * @cap: The capability
+ * @t: The user, group or other
+ * @flag: "force", "excluded" or NULL
  */
-void uc_config_write(const struct uc_policy *p)
+void uc_config_print_line(FILE *out, int cap, const struct uc_target *t, const char *flag)
 {
-	const struct uc_entry *e;
-	struct uc_entry canon;
-	struct uc_target t;
-	unsigned int grantees;
-	int cap;
+	const char *word = NULL;
 
-	printf("# usercaps policy, written by usercapsctl show-config.\n"
-	       "# CAP user NAME | CAP group NAME | CAP other [force]; unlisted: default.\n");
+	if (t->class != UC_OTHER)
+		word = uc_id_word(t->class, t->id);
+	fprintf(out, "%s %s%s%s%s%s", uc_cap_name(cap), uc_class_words[t->class],
+		word ? " " : "", word ? word : "", flag ? " " : "", flag ? flag : "");
+}
+
+/**
+ * uc_config_cat - Print the policy that @c says, as one policy file
+ * @c: The lines that decide, as uc_config_read() found them
+ *
+ * Each line is followed by the file and line it comes from.
+ */
+void uc_config_cat(const struct uc_config *c)
+{
+	const struct uc_line *l;
+	int cap, class;
+
 	for (cap = 0; cap < UC_NCAPS; cap++) {
-		if (!p->present[cap])
-			continue;
-		e = &p->entry[cap];
-		grantees = uc_grantees(e);
-		canon = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-		t = (struct uc_target){ UC_USER, e->owner };
-		if (grantees & UC_OWNER_X)
-			uc_config_write_line(cap, &t);
-		t = (struct uc_target){ UC_GROUP, e->group };
-		if (grantees & UC_GROUP_X)
-			uc_config_write_line(cap, &t);
-		t = (struct uc_target){ UC_OTHER, 0 };
-		if (grantees & UC_OTHER_X)
-			uc_config_write_line(cap, &t);
-		if (grantees & UC_OWNER_X)
-			canon.owner = e->owner;
-		if (grantees & UC_GROUP_X)
-			canon.group = e->group;
-		canon.mode |= grantees;
-		if (canon.owner != e->owner || canon.group != e->group || canon.mode != e->mode)
-			printf("# note: %s is owner=%s group=%s mode=%04o; the lines above make it owner=%s group=%s mode=%04o\n",
-			       uc_cap_names[cap], uc_user_name(e->owner), uc_group_name(e->group),
-			       e->mode, uc_user_name(canon.owner), uc_group_name(canon.group),
-			       canon.mode);
+		for (class = UC_USER; class <= UC_OTHER; class++) {
+			l = &c->line[cap][class];
+			if (!l->path)
+				continue;
+			uc_config_print_line(stdout, cap, &l->target,
+					     l->force ? "force" : l->excluded ? "excluded" : NULL);
+			printf("\t# %s:%u\n", l->path, l->lineno);
+		}
 	}
 }

@@ -49,21 +49,38 @@ const char *uc_id_entry(enum uc_class class, unsigned int id)
 	return gr ? gr->gr_name : NULL;
 }
 
-static bool uc_id_by_name(enum uc_class class, const char *s, unsigned int *id)
+/*
+ * Look up a name with getpwnam_r or getgrnam_r, which tell "no such
+ * entry" (0, and no result) from a failure of the database (an error
+ * number, e.g. from an LDAP module): 0, -ENOENT, or that error number.
+ */
+static int uc_id_by_name(enum uc_class class, const char *s, unsigned int *id)
 {
-	struct passwd *pw;
-	struct group *gr;
+	struct passwd pw, *pwr = NULL;
+	struct group gr, *grr = NULL;
+	size_t size = 1024;
+	char *buf = NULL;
+	int err;
 
-	if (class == UC_USER) {
-		pw = getpwnam(s);
-		if (pw)
-			*id = pw->pw_uid;
-		return pw;
-	}
-	gr = getgrnam(s);
-	if (gr)
-		*id = gr->gr_gid;
-	return gr;
+	do {
+		size *= 2;
+		free(buf);
+		buf = malloc(size);
+		if (!buf)
+			exit(uc_err(UC_EXIT_FAILED, "out of memory"));
+		if (class == UC_USER)
+			err = getpwnam_r(s, &pw, buf, size, &pwr);
+		else
+			err = getgrnam_r(s, &gr, buf, size, &grr);
+	} while (err == ERANGE && size < 1 << 20);
+	if (pwr)
+		*id = pwr->pw_uid;
+	if (grr)
+		*id = grr->gr_gid;
+	free(buf);
+	if (err)
+		return err;
+	return pwr || grr ? 0 : -ENOENT;
 }
 
 /**
@@ -73,22 +90,30 @@ static bool uc_id_by_name(enum uc_class class, const char *s, unsigned int *id)
  * @id: Where to store the id
  *
  * Return: UC_EXIT_OK; UC_EXIT_USAGE for a name longer than
- * UC_ID_NAME_MAX, which is never looked up; UC_EXIT_UNKNOWN_ID.
+ * UC_ID_NAME_MAX, which is never looked up; UC_EXIT_UNKNOWN_ID;
+ * UC_EXIT_FAILED, with errno set, if the database failed: a name that
+ * it could not look up is not taken for a number.
  */
 int uc_id_lookup(enum uc_class class, const char *s, unsigned int *id)
 {
+	int err;
+
 	if (strlen(s) > UC_ID_NAME_MAX)
 		return UC_EXIT_USAGE;
 	if (s[0] == '+')
 		return uc_parse_id(s + 1, id) ? UC_EXIT_OK : UC_EXIT_UNKNOWN_ID;
-	if (uc_id_by_name(class, s, id) || uc_parse_id(s, id))
+	err = uc_id_by_name(class, s, id);
+	if (err > 0) {
+		errno = err;
+		return UC_EXIT_FAILED;
+	}
+	if (!err || uc_parse_id(s, id))
 		return UC_EXIT_OK;
 	return UC_EXIT_UNKNOWN_ID;
 }
 
 /* uc_id_lookup, saying what went wrong; @where prefixes the messages. */
-static int uc_id_resolve(enum uc_class class, const char *s, unsigned int *id,
-			 const char *where)
+int uc_id_resolve(enum uc_class class, const char *s, unsigned int *id, const char *where)
 {
 	const char *what = class == UC_USER ? "user" : "group";
 	int status = uc_id_lookup(class, s, id);
@@ -97,6 +122,8 @@ static int uc_id_resolve(enum uc_class class, const char *s, unsigned int *id,
 		return uc_err(*where ? UC_EXIT_BAD_FILE : UC_EXIT_USAGE,
 			      "%sa %s name of %zu bytes: longer than %d", where, what, strlen(s),
 			      UC_ID_NAME_MAX);
+	if (status == UC_EXIT_FAILED)
+		return uc_err(status, "%slooking up %s '%s': %s", where, what, s, strerror(errno));
 	if (status)
 		return uc_err(status, "%sunknown %s '%s'", where, what, s);
 	if (!uc_id_entry(class, *id))

@@ -16,11 +16,47 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "usercapsctl.h"
 
-/* Take the lock, or say why not; it is released when the process exits. */
-int uc_lock(void)
+/*
+ * Take the lock, trying every 50 ms until it is free or @wait seconds have
+ * passed; a run that has to wait says so.
+ */
+static int uc_lock_wait(int fd, const char *path, unsigned int wait)
+{
+	const struct timespec pause = { 0, 50 * 1000 * 1000 };
+	struct timespec now, deadline;
+	bool said = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += wait;
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK)
+			return uc_err(UC_EXIT_FAILED, "lock %s: %s; nothing changed", path,
+				      strerror(errno));
+		if (!said)
+			uc_err(0, "waiting for %s: another usercapsctl is changing the policy (at most %u s, --wait)",
+			       path, wait);
+		said = true;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > deadline.tv_sec ||
+		    (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))
+			return uc_err(UC_EXIT_LOCKED,
+				      "lock %s: still held after %u s; nothing changed (--wait SECONDS waits longer)",
+				      path, wait);
+		nanosleep(&pause, NULL);
+	}
+	return UC_EXIT_OK;
+}
+
+/*
+ * Take the lock, or say why not; it is released when the process exits.
+ * A run waits at most @wait seconds: a hung run must not hold up every
+ * other one, the boot's included.
+ */
+int uc_lock(unsigned int wait)
 {
 	char *path = uc_strdupf("%s/run/usercapsctl.lock", uc_root());
 	struct stat st;
@@ -33,7 +69,5 @@ int uc_lock(void)
 		return uc_err(UC_EXIT_FAILED,
 			      "lock %s: not a regular file of root's with mode 0600, so others may hold it: remove it; nothing changed",
 			      path);
-	if (flock(fd, LOCK_EX))
-		return uc_err(UC_EXIT_FAILED, "lock %s: %s; nothing changed", path, strerror(errno));
-	return UC_EXIT_OK;
+	return uc_lock_wait(fd, path, wait);
 }

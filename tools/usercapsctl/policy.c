@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,14 +63,14 @@ static int uc_policy_read(struct uc_policy *p)
 	int cap, err;
 
 	for (cap = 0; cap < UC_NCAPS; cap++) {
-		err = uc_stat_entry(p->dirfd, uc_cap_names[cap], &p->entry[cap]);
+		err = uc_stat_entry(p->dirfd, uc_cap_name(cap), &p->entry[cap]);
 		p->present[cap] = !err;
 		any |= !err;
 		if (err == -EINVAL)
 			return uc_err(UC_EXIT_FAILED, "%s/%s: not a regular file, so not a capability file",
-				      p->dir, uc_cap_names[cap]);
+				      p->dir, uc_cap_name(cap));
 		if (err && err != -ENOENT)
-			return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap],
+			return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_name(cap),
 				      strerror(-err));
 	}
 	if (!any)
@@ -82,10 +83,11 @@ static int uc_policy_read(struct uc_policy *p)
  * @p: Where to store the policy
  * @for_change: Check for root and take the lock (lock.c) first, so that
  *	what is read stays true until the change is made
+ * @wait: How many seconds to wait for the lock
  *
  * Return: UC_EXIT_OK, or an exit status after saying why.
  */
-int uc_policy_open(struct uc_policy *p, bool for_change)
+int uc_policy_open(struct uc_policy *p, bool for_change, unsigned int wait)
 {
 	char *securityfs = uc_strdupf("%s/sys/kernel/security", uc_root());
 	int status = uc_check_active(securityfs);
@@ -93,7 +95,7 @@ int uc_policy_open(struct uc_policy *p, bool for_change)
 	if (!status && for_change)
 		status = uc_require_root();
 	if (!status && for_change)
-		status = uc_lock();
+		status = uc_lock(wait);
 	if (status)
 		return status;
 	p->dir = uc_strdupf("%s/usercaps", securityfs);
@@ -130,11 +132,6 @@ unsigned int uc_grantees(const struct uc_entry *e)
 	return bits;
 }
 
-bool uc_entry_is_default(const struct uc_entry *e)
-{
-	return !e->owner && !e->group && e->mode == UC_DEFAULT_MODE;
-}
-
 /*
  * A grant is what "chown U" or "chgrp G; chmod g+x" or "chmod o+x" does to
  * the file; one file has one owner and one group, so a grant to another
@@ -153,6 +150,27 @@ void uc_entry_grant(struct uc_entry *e, const struct uc_target *t)
 		break;
 	case UC_OTHER:
 		e->mode |= UC_OTHER_X;
+		break;
+	}
+}
+
+/*
+ * What an "excluded" line says: the user owns the file, or the group is
+ * its group, without the execute bit, so that the class after it leaves
+ * them out.
+ */
+void uc_entry_exclude(struct uc_entry *e, const struct uc_target *t)
+{
+	switch (t->class) {
+	case UC_USER:
+		e->owner = t->id;
+		e->mode &= ~UC_OWNER_X;
+		break;
+	case UC_GROUP:
+		e->group = t->id;
+		e->mode &= ~UC_GROUP_X;
+		break;
+	case UC_OTHER:
 		break;
 	}
 }
@@ -209,7 +227,7 @@ int uc_require_root(void)
 static int uc_cap_set(struct uc_policy *p, int cap, const struct uc_entry *to)
 {
 	struct uc_entry *cur = &p->entry[cap];
-	const char *name = uc_cap_names[cap];
+	const char *name = uc_cap_name(cap);
 	int err;
 
 	if ((cur->mode & to->mode) != cur->mode) {
@@ -250,8 +268,37 @@ static int uc_change_failed(const struct uc_policy *p, int cap, int err)
 	if (err == -EPERM || err == -EACCES)
 		return uc_err(UC_EXIT_REFUSED,
 			      "%s/%s: %s: changing the usercaps policy needs CAP_MAC_ADMIN",
-			      p->dir, uc_cap_names[cap], strerror(-err));
-	return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_names[cap], uc_cap_strerror(err));
+			      p->dir, uc_cap_name(cap), strerror(-err));
+	return uc_err(UC_EXIT_FAILED, "%s/%s: %s", p->dir, uc_cap_name(cap), uc_cap_strerror(err));
+}
+
+/*
+ * Give the files changed so far, up to @failed, the state read before, in
+ * reverse order; the one that failed is read again first, as the failure
+ * may have come after a part of its change. A step that fails does not
+ * stop the others. Only then say what went wrong: a message to a closed
+ * stderr must not come between a failure and its rollback.
+ */
+static int uc_rollback(struct uc_policy *p, const struct uc_entry *before, int failed, int err)
+{
+	int undo, undo_err[UC_NCAPS] = { 0 }, status;
+	bool mixed = false;
+
+	for (undo = failed; undo >= 0; undo--) {
+		if (undo == failed)
+			undo_err[undo] = uc_stat_entry(p->dirfd, uc_cap_name(undo), &p->entry[undo]);
+		if (!undo_err[undo] && p->present[undo] && !uc_entry_eq(&p->entry[undo], &before[undo]))
+			undo_err[undo] = uc_cap_set(p, undo, &before[undo]);
+		mixed |= undo_err[undo] != 0;
+	}
+	status = uc_change_failed(p, failed, err);
+	for (undo = failed; undo >= 0; undo--)
+		if (undo_err[undo])
+			uc_err(0, "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
+			       p->dir, uc_cap_name(undo), uc_cap_strerror(undo_err[undo]));
+	if (mixed)
+		return UC_EXIT_MIXED;
+	return uc_err(status, "rolled back: the policy is as it was before");
 }
 
 /**
@@ -260,17 +307,26 @@ static int uc_change_failed(const struct uc_policy *p, int cap, int err)
  * @want: One entry per capability
  *
  * Files that already agree are not touched. On a failure, the files
- * changed so far get back the state read before, in reverse order; the
- * one that failed is read again first, as the failure may have come
- * after a part of its change.
+ * changed so far get back the state read before (uc_rollback). The change
+ * and its rollback are one transaction: SIGINT, SIGTERM and SIGHUP wait
+ * until it is over, and a closed stderr gives EPIPE instead of SIGPIPE.
  *
  * Return: UC_EXIT_OK; UC_EXIT_FAILED or UC_EXIT_REFUSED, rolled back;
  * UC_EXIT_MIXED if the rollback failed too; each after a message.
  */
 int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want)
 {
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_pipe;
 	struct uc_entry before[UC_NCAPS];
-	int cap, err = 0, undo, status;
+	sigset_t block, old_mask;
+	int cap, err = 0, status = UC_EXIT_OK;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	sigaction(SIGPIPE, &ignore, &old_pipe);
 
 	memcpy(before, p->entry, sizeof(before));
 	for (cap = 0; cap < UC_NCAPS; cap++) {
@@ -280,19 +336,10 @@ int uc_policy_commit(struct uc_policy *p, const struct uc_entry *want)
 		if (err)
 			break;
 	}
-	if (!err)
-		return UC_EXIT_OK;
+	if (err)
+		status = uc_rollback(p, before, cap, err);
 
-	status = uc_change_failed(p, cap, err);
-	for (undo = cap; undo >= 0; undo--) {
-		err = undo == cap ? uc_stat_entry(p->dirfd, uc_cap_names[cap], &p->entry[cap]) : 0;
-		if (!err && p->present[undo] && !uc_entry_eq(&p->entry[undo], &before[undo]))
-			err = uc_cap_set(p, undo, &before[undo]);
-		if (err)
-			return uc_err(UC_EXIT_MIXED,
-				      "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
-				      p->dir, uc_cap_names[undo], uc_cap_strerror(err));
-	}
-	uc_err(status, "rolled back: the policy is as it was before");
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return status;
 }

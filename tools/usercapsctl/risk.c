@@ -49,7 +49,7 @@ static const struct {
 
 /**
  * uc_grant_risk - What is risky about granting a capability to someone
- * @cap: The capability's index in uc_cap_names
+ * @cap: The capability
  * @t: To whom
  * @why: Where to store the reason, a clause ("its holder can ..."), or
  *	NULL if there is no risk
@@ -61,7 +61,7 @@ enum uc_tier uc_grant_risk(int cap, const struct uc_target *t, const char **why)
 	size_t i;
 
 	for (i = 0; i < sizeof(uc_risks) / sizeof(uc_risks[0]); i++) {
-		if (!strcmp(uc_risks[i].name, uc_cap_names[cap])) {
+		if (!strcmp(uc_risks[i].name, uc_cap_name(cap))) {
 			*why = uc_risks[i].why;
 			return uc_risks[i].tier;
 		}

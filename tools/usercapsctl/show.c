@@ -60,7 +60,7 @@ void uc_list_table(const struct uc_policy *p)
 			continue;
 		e = &p->entry[cap];
 		holders = uc_holders(e);
-		printf("%-20s %-12s %-12s %04o  %s\n", uc_cap_names[cap],
+		printf("%-20s %-12s %-12s %04o  %s\n", uc_cap_name(cap),
 		       uc_user_name(e->owner), uc_group_name(e->group), e->mode,
 		       holders ? holders : "?");
 		free(holders);
@@ -107,7 +107,7 @@ void uc_list_json(const struct uc_policy *p)
 			continue;
 		e = &p->entry[cap];
 		printf("%s\n  {\"name\": ", sep);
-		uc_json_string(uc_cap_names[cap]);
+		uc_json_string(uc_cap_name(cap));
 		printf(", \"owner\": %u", e->owner);
 		uc_json_name("owner_name", uc_id_entry(UC_USER, e->owner));
 		printf(", \"group\": %u", e->group);
@@ -150,20 +150,21 @@ static bool uc_in_groups(gid_t gid, const gid_t *groups, int ngroups)
  * as a login gives them. A number without a passwd entry is in no group.
  *
  * Return: UC_EXIT_OK if the user holds the capability, through usercaps
- * or as root; UC_EXIT_NOT_HELD if not; UC_EXIT_UNKNOWN_ID.
+ * or as root; UC_EXIT_NOT_HELD if not; that of uc_id_resolve().
  */
 int uc_check(const struct uc_policy *p, int cap, const char *user)
 {
 	const struct uc_entry *e = &p->entry[cap];
-	const char *name = uc_cap_names[cap], *who;
+	const char *name = uc_cap_name(cap), *who;
 	static gid_t groups[65536];	/* NGROUPS_MAX of the kernel */
 	int ngroups = 0;
 	struct passwd *pw;
 	bool held;
 	uid_t uid = getuid();
+	int status = user ? uc_id_resolve(UC_USER, user, &uid, "") : UC_EXIT_OK;
 
-	if (user && uc_id_lookup(UC_USER, user, &uid))
-		return uc_err(UC_EXIT_UNKNOWN_ID, "unknown user '%s'", user);
+	if (status)
+		return status;
 	pw = getpwuid(uid);
 	if (pw) {
 		ngroups = sizeof(groups) / sizeof(groups[0]);

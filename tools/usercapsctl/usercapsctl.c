@@ -8,11 +8,13 @@
  * documents it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "usercapsctl.h"
 
@@ -46,27 +48,52 @@ char *uc_strdupf(const char *fmt, ...)
 	return s;
 }
 
+/*
+ * At exit: what went to stdout must have reached it. A full disk under
+ * "show-config > FILE" must not exit 0, so a write error overrides the
+ * status (atexit, as gnulib's close_stdout, so that no exit path skips it).
+ */
+static void uc_close_stdout(void)
+{
+	int err = fflush(stdout) ? errno : 0;
+
+	if (ferror(stdout) || fclose(stdout)) {
+		uc_err(0, "standard output: %s", strerror(err ? err : errno));
+		_exit(UC_EXIT_FAILED);
+	}
+}
+
 static const char uc_usage[] =
 	"Usage: usercapsctl COMMAND [OPTIONS]\n"
 	"\n"
 	"  list [--json]                          every capability, who holds it\n"
-	"  grant CAP --user U|--group G|--other [--force]\n"
-	"  revoke CAP [--user U|--group G|--other]  without a target: back to root:root 0100\n"
+	"  grant CAP --user U|--group G|--other [--force] [--wait SECONDS]\n"
+	"  revoke CAP [--user U|--group G|--other] [--wait SECONDS]\n"
+	"                                         without a target: back to root:root 0100\n"
 	"  check CAP [--user U]                   would U (default: you) hold CAP, and why\n"
-	"  apply [--force] [--dry-run] [--boot] [FILE...]\n"
+	"  apply [--force] [--dry-run] [--boot] [--wait SECONDS] [FILE...]\n"
 	"                                         make the policy what the FILEs say (- is\n"
-	"                                         stdin; none: /etc/usercaps.conf and\n"
-	"                                         /etc/usercaps.d/*.conf); --boot skips bad lines\n"
+	"                                         stdin; none: /etc/usercaps.conf and the\n"
+	"                                         *.conf of /etc, /run, /usr/lib/usercaps.d);\n"
+	"                                         --boot skips bad lines\n"
 	"  lint [--force] [FILE...]               check FILEs as apply would, without the kernel\n"
+	"  cat-config [FILE...]                   the policy the FILEs make, line by line\n"
 	"  show-config                            the policy as a file for apply\n"
+	"  save [--wait SECONDS] [FILE]           write it to FILE (/etc/usercaps.conf),\n"
+	"                                         atomically\n"
 	"  --version, --help\n"
 	"\n"
 	"CAP: sys_nice, CAP_SYS_NICE or cap_sys_nice. U, G: a name, or +N for the id N.\n"
 	"Policy file lines: 'CAP user U', 'CAP group G' or 'CAP other', optionally\n"
-	"then 'force'. Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability,\n"
-	"4 unknown user or group, 5 not root, 6 usercaps not active, 7 refused\n"
-	"without --force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
-	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too.\n"
+	"then 'force' (or, for user and group, 'excluded'); a later line for the\n"
+	"same CAP and class overrides an earlier one.\n"
+	"Exit: 0 ok, 1 check: not held, 2 usage, 3 unknown capability, 4 unknown\n"
+	"user or group, 5 not root, 6 usercaps not active, 7 refused without\n"
+	"--force, 8 bad policy file, 9 failed (nothing changed), 10 the kernel\n"
+	"refused (needs CAP_MAC_ADMIN), 11 failed and the rollback too, 12 revoke:\n"
+	"the target still holds CAP through another class, 13 the lock is still\n"
+	"held after --wait SECONDS (default 30), 14 show-config, save: no policy\n"
+	"file can say this policy exactly.\n"
 	"See usercapsctl(8).\n";
 
 /* Options, as bits of the set each command accepts. */
@@ -78,6 +105,7 @@ enum {
 	OPT_JSON = 1 << 4,
 	OPT_DRY_RUN = 1 << 5,
 	OPT_BOOT = 1 << 6,
+	OPT_WAIT = 1 << 7,
 	OPT_TARGET = OPT_USER | OPT_GROUP | OPT_OTHER,
 };
 
@@ -86,11 +114,13 @@ enum uc_operands {
 	UC_NO_OPERAND,
 	UC_CAP,		/* exactly one CAP */
 	UC_FILES,	/* FILE..., maybe none */
+	UC_FILE,	/* FILE, maybe none */
 };
 
 struct uc_args {
 	unsigned int opts;
 	const char *name;	/* of --user or --group */
+	unsigned int wait;	/* --wait: seconds to wait for the lock */
 	char **operands;	/* NULL-terminated */
 };
 
@@ -102,6 +132,7 @@ static const struct option uc_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "boot", no_argument, NULL, 'b' },
+	{ "wait", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ }
 };
@@ -109,6 +140,22 @@ static const struct option uc_options[] = {
 static int uc_usage_error(const char *what)
 {
 	return uc_err(UC_EXIT_USAGE, "%s (usercapsctl --help shows the usage)", what);
+}
+
+/* A whole number of seconds, at most a day. */
+static int uc_parse_seconds(const char *s, unsigned int *seconds)
+{
+	unsigned long n;
+	char *end;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || n > 86400)
+		return -1;
+	*seconds = n;
+	return 0;
 }
 
 /*
@@ -121,7 +168,7 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operand
 	int c, opt;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "u:g:ofjnbh", uc_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:g:ofjnbw:h", uc_options, NULL)) != -1) {
 		switch (c) {
 		case 'u': opt = OPT_USER; a->name = optarg; break;
 		case 'g': opt = OPT_GROUP; a->name = optarg; break;
@@ -130,6 +177,11 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operand
 		case 'j': opt = OPT_JSON; break;
 		case 'n': opt = OPT_DRY_RUN; break;
 		case 'b': opt = OPT_BOOT; break;
+		case 'w':
+			opt = OPT_WAIT;
+			if (uc_parse_seconds(optarg, &a->wait))
+				return uc_usage_error("--wait takes a number of seconds, at most a day");
+			break;
 		case 'h': fputs(uc_usage, stdout); exit(UC_EXIT_OK);
 		default: return uc_usage_error("unknown option or missing argument");
 		}
@@ -142,7 +194,7 @@ static int uc_parse(int argc, char **argv, unsigned int allowed, enum uc_operand
 	a->operands = argv + optind;
 	if (operands == UC_CAP && optind == argc)
 		return uc_usage_error("missing CAP");
-	if ((operands == UC_CAP && argc - optind > 1) ||
+	if (((operands == UC_CAP || operands == UC_FILE) && argc - optind > 1) ||
 	    (operands == UC_NO_OPERAND && optind != argc))
 		return uc_usage_error("too many arguments");
 	return UC_EXIT_OK;
@@ -176,10 +228,36 @@ static int uc_grant_check(int cap, const struct uc_target *t, bool force)
 
 	if (tier == UC_TIER_FORCE && !force)
 		return uc_err(UC_EXIT_DANGEROUS, "refusing to grant %s without --force: %s",
-			      uc_cap_names[cap], why);
+			      uc_cap_name(cap), why);
 	if (tier != UC_TIER_NONE)
-		uc_err(0, "warning: granting %s to %s: %s", uc_cap_names[cap],
+		uc_err(0, "warning: granting %s to %s: %s", uc_cap_name(cap),
 		       uc_target_str(t), why);
+	return UC_EXIT_OK;
+}
+
+/*
+ * The exit status of a revoke from @t that leaves @t holding @cap through
+ * another class (@e is the entry after the revoke; @in_group, whether
+ * user @t is in its group), after saying so; UC_EXIT_OK if none does.
+ */
+static int uc_still_held(int cap, const struct uc_entry *e, const struct uc_target *t,
+			 bool in_group, bool revoked)
+{
+	const char *name = uc_cap_name(cap), *who = uc_target_str(t);
+
+	if (t->class == UC_USER && t->id != e->owner && in_group && (e->mode & UC_GROUP_X))
+		return uc_err(UC_EXIT_STILL_HELD,
+			      "%s is not granted to %s, but %s still holds it through group %s (revoke --group %s)",
+			      name, who, uc_user_name(t->id), uc_group_name(e->group),
+			      uc_group_name(e->group));
+	if (t->class == UC_USER && t->id != e->owner && !in_group && (e->mode & UC_OTHER_X))
+		return uc_err(UC_EXIT_STILL_HELD,
+			      "%s is not granted to %s, but %s still holds it through other (revoke --other)",
+			      name, who, uc_user_name(t->id));
+	if (t->class == UC_GROUP && revoked && (e->mode & UC_OTHER_X))
+		return uc_err(UC_EXIT_STILL_HELD,
+			      "%s: revoked from %s, but its members still hold it through other (revoke --other)",
+			      name, who);
 	return UC_EXIT_OK;
 }
 
@@ -189,6 +267,7 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 	struct uc_entry want[UC_NCAPS], *cur;
 	struct uc_target t;
 	int cap, status;
+	bool in_group = false, revoked = true;
 
 	status = uc_lookup_or_fail(p, a->operands[0], &cap);
 	if (!status && (a->opts & OPT_TARGET))
@@ -199,24 +278,29 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 		return status;
 	memcpy(want, p->entry, sizeof(want));
 	cur = &p->entry[cap];
+	if ((a->opts & OPT_TARGET) && t.class == UC_USER)
+		in_group = uc_user_in_group(t.id, cur->group);
 
 	if (grant) {
 		uc_entry_grant(&want[cap], &t);
 	} else if (!(a->opts & OPT_TARGET)) {
 		want[cap] = (struct uc_entry){ 0, 0, UC_DEFAULT_MODE };
-	} else if (!uc_entry_revoke(&want[cap], &t,
-				    t.class == UC_USER && uc_user_in_group(t.id, cur->group))) {
-		uc_err(0, "%s is not granted to %s: nothing to revoke",
-		       uc_cap_names[cap], uc_target_str(&t));
-		return UC_EXIT_OK;
+	} else {
+		revoked = uc_entry_revoke(&want[cap], &t, in_group);
+		status = uc_still_held(cap, &want[cap], &t, in_group, revoked);
+		if (!revoked && !status)
+			uc_err(0, "%s is not granted to %s: nothing to revoke", uc_cap_name(cap),
+			       uc_target_str(&t));
+		if (!revoked)
+			return status;
 	}
 	if (grant && cur->owner && t.class == UC_USER && cur->owner != t.id)
-		uc_err(0, "%s: user %s replaces user %s", uc_cap_names[cap],
+		uc_err(0, "%s: user %s replaces user %s", uc_cap_name(cap),
 		       uc_user_name(t.id), uc_user_name(cur->owner));
 	if (grant && (cur->mode & UC_GROUP_X) && t.class == UC_GROUP && cur->group != t.id)
-		uc_err(0, "%s: group %s replaces group %s", uc_cap_names[cap],
+		uc_err(0, "%s: group %s replaces group %s", uc_cap_name(cap),
 		       uc_group_name(t.id), uc_group_name(cur->group));
-	return uc_policy_commit(p, want);
+	return uc_policy_commit(p, want) ?: status;
 }
 
 static void uc_print_change(const char *name, const struct uc_entry *from,
@@ -256,50 +340,75 @@ static int uc_cmd_check(struct uc_policy *p, const struct uc_args *a)
 static int uc_cmd_show_config(struct uc_policy *p, const struct uc_args *a)
 {
 	(void)a;
-	uc_config_write(p);
-	return UC_EXIT_OK;
+	return uc_config_write(p, stdout);
+}
+
+static int uc_cmd_save(struct uc_policy *p, const struct uc_args *a)
+{
+	const char *path = *a->operands;
+
+	return uc_config_save(p, path ? path : uc_strdupf("%s/etc/usercaps.conf", uc_root()));
 }
 
 /* The policy that the command's FILEs, or the system configuration, say. */
 static int uc_args_config(const struct uc_policy *p, const struct uc_args *a,
-			  struct uc_entry *want)
+			  unsigned int flags, struct uc_config *c)
 {
-	char **system = NULL;
-	unsigned int flags = 0;
+	struct uc_conf_file *files;
+	int status = UC_EXIT_OK;
 
 	if (a->opts & OPT_FORCE)
 		flags |= UC_CONF_FORCE;
 	if (a->opts & OPT_BOOT)
 		flags |= UC_CONF_BOOT;
-	if (!*a->operands)
-		uc_system_files(&system);
-	return uc_config_read(p, system ? system : a->operands, flags, want);
+	if (*a->operands)
+		files = uc_named_files(a->operands);
+	else
+		status = uc_system_files(&files);
+	if (status) {
+		c->unreadable = true;
+		return status;
+	}
+	return uc_config_read(p, files, flags, c);
 }
 
 static int uc_cmd_lint(struct uc_policy *p, const struct uc_args *a)
 {
-	struct uc_entry want[UC_NCAPS];
+	struct uc_config c;
 
-	return uc_args_config(p, a, want);
+	return uc_args_config(p, a, UC_CONF_LIST, &c);
+}
+
+static int uc_cmd_cat_config(struct uc_policy *p, const struct uc_args *a)
+{
+	struct uc_config c;
+	int status = uc_args_config(p, a, UC_CONF_LIST, &c);
+
+	if (!status)
+		uc_config_cat(&c);
+	return status;
 }
 
 /*
  * An interactive apply is all or nothing; at boot (--boot) what the good
  * lines say is applied all the same, and the status still tells of the
- * bad ones.
+ * bad ones. A configuration that could not be read is never applied: it
+ * would revoke what the missing part grants.
  */
 static int uc_cmd_apply(struct uc_policy *p, const struct uc_args *a)
 {
 	struct uc_entry want[UC_NCAPS];
+	struct uc_config c;
 	int cap, status, applied;
 
-	status = uc_args_config(p, a, want);
-	if (status && !(a->opts & OPT_BOOT))
+	status = uc_args_config(p, a, 0, &c);
+	if (status && (!(a->opts & OPT_BOOT) || c.unreadable))
 		return uc_err(status, "nothing changed");
+	uc_config_want(&c, want);
 	if (a->opts & OPT_DRY_RUN) {
 		for (cap = 0; cap < UC_NCAPS; cap++)
 			if (p->present[cap] && memcmp(&p->entry[cap], &want[cap], sizeof(want[cap])))
-				uc_print_change(uc_cap_names[cap], &p->entry[cap], &want[cap]);
+				uc_print_change(uc_cap_name(cap), &p->entry[cap], &want[cap]);
 		return status;
 	}
 	applied = uc_policy_commit(p, want);
@@ -316,18 +425,22 @@ int main(int argc, char **argv)
 		bool changes;
 	} commands[] = {
 		{ "list", uc_cmd_list, OPT_JSON, UC_NO_OPERAND, false },
-		{ "grant", uc_cmd_grant, OPT_TARGET | OPT_FORCE, UC_CAP, true },
-		{ "revoke", uc_cmd_revoke, OPT_TARGET, UC_CAP, true },
+		{ "grant", uc_cmd_grant, OPT_TARGET | OPT_FORCE | OPT_WAIT, UC_CAP, true },
+		{ "revoke", uc_cmd_revoke, OPT_TARGET | OPT_WAIT, UC_CAP, true },
 		{ "check", uc_cmd_check, OPT_USER, UC_CAP, false },
-		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN | OPT_BOOT, UC_FILES, true },
+		{ "apply", uc_cmd_apply, OPT_FORCE | OPT_DRY_RUN | OPT_BOOT | OPT_WAIT, UC_FILES,
+		  true },
 		{ "lint", uc_cmd_lint, OPT_FORCE, UC_FILES, false },
+		{ "cat-config", uc_cmd_cat_config, 0, UC_FILES, false },
 		{ "show-config", uc_cmd_show_config, 0, UC_NO_OPERAND, false },
+		{ "save", uc_cmd_save, OPT_WAIT, UC_FILE, true },
 	};
-	struct uc_args a = { 0 };
+	struct uc_args a = { .wait = UC_LOCK_WAIT };
 	struct uc_policy p;
 	size_t i;
 	int status;
 
+	atexit(uc_close_stdout);
 	if (argc < 2)
 		return uc_usage_error("missing COMMAND");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -348,9 +461,9 @@ int main(int argc, char **argv)
 		status = uc_usage_error("grant needs --user, --group or --other");
 	if (status)
 		return status;
-	if (commands[i].run == uc_cmd_lint)
+	if (commands[i].run == uc_cmd_lint || commands[i].run == uc_cmd_cat_config)
 		uc_policy_offline(&p);
 	else
-		status = uc_policy_open(&p, commands[i].changes && !(a.opts & OPT_DRY_RUN));
+		status = uc_policy_open(&p, commands[i].changes && !(a.opts & OPT_DRY_RUN), a.wait);
 	return status ? status : commands[i].run(&p, &a);
 }
