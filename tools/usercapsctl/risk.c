@@ -28,7 +28,7 @@ static const struct {
 	{ "fowner", UC_TIER_FORCE, "its holder can chmod any file, e.g. make /etc/shadow world-writable or a binary of root's setuid: root-equivalent" },
 	{ "ipc_owner", UC_TIER_WARN, "its holder can read and write every user's System V shared memory, semaphores and message queues" },
 	{ "kill", UC_TIER_WARN, "its holder can signal any process, root's daemons included" },
-	{ "mac_admin", UC_TIER_FORCE, "its holder can load and change AppArmor's policy (not usercaps': a capability granted by usercaps never changes usercaps' policy)" },
+	{ "mac_admin", UC_TIER_FORCE, "its holder can load and change AppArmor's policy; usercaps' own files need it in the effective set, where no grant puts it" },
 	{ "mac_override", UC_TIER_FORCE, "its holder can bypass the MAC policy" },
 	{ "mknod", UC_TIER_FORCE, "its holder can create a device node for the root disk or /dev/mem that it owns: root-equivalent" },
 	{ "net_admin", UC_TIER_WARN, "its holder can reconfigure every interface, route and firewall rule, and capture traffic" },
