@@ -78,9 +78,10 @@ bench: kernel kernel-stock
 	@if [ -z "$(QUICK)" ] && [ "$(KERNEL)" != 6.1 ] && [ -e results/latest ]; then $(MAKE) --no-print-directory bench-kernels; fi
 
 # The latest 6.1 and 6.12 runs side by side: results/kernels/, plots/
-# per-check-kernels.*.
+# per-check-kernels.*; then the figures that quote them (bench/figures).
 bench-kernels:
 	@bench/kernels results/latest results/linux-6.12/latest
+	@bench/figures
 
 # A/B of two revisions (or WORKTREE), each built in its own root under
 # $(USERCAPS_CACHE)/ab/; bench/ab builds the stock reference if missing.

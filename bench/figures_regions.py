@@ -1,0 +1,588 @@
+"""What each region of bench/figures says, and from which file of
+results/: one function per region NAME, given the marker's arguments, the
+markup ('md', 'rst' or 'txt') and the results/ directory; each returns
+the region's text, naming its source. Nothing here is typed by hand but
+words: every figure is read from a results file."""
+import csv
+import io
+import os
+import re
+import tarfile
+import textwrap
+
+REGIONS = {}
+# The capable() workloads whose checks run the same instructions at every
+# call; mlock's allocating calls move by tens of instructions between boots.
+STEADY = ("kill", "ioprio", "setpriority")
+ARCHIVE = "packed.tar.xz"
+
+
+class RegionError(Exception):
+    """A region that cannot be written from the results."""
+
+
+def region(name):
+    def register(function):
+        REGIONS[name] = function
+        return function
+    return register
+
+
+def write(name, args, style, results):
+    if name not in REGIONS:
+        raise RegionError("unknown (bench/figures_regions.py writes: %s)" % ", ".join(sorted(REGIONS)))
+    text = REGIONS[name](args, style, results)
+    # The regions write Markdown's `code` and **bold** (reST's ``code`` for
+    # reST); plain text drops them.
+    return text if style != "txt" else text.replace("`", "").replace("**", "")
+
+
+# Reading results/.
+
+class Record:
+    """A results/ directory (a bench/run run, an A/B, a debug run): its
+    meta and its files, loose or in its packed.tar.xz (bench/pack)."""
+
+    def __init__(self, results, name):
+        self.path = os.path.join(results, name)
+        if not os.path.isdir(self.path):
+            raise RegionError("no %s" % self.path)
+        self.id = os.path.basename(os.path.realpath(self.path))
+        self.name = os.path.relpath(os.path.realpath(self.path), os.path.dirname(results))
+        self.meta = {}
+        if os.path.exists(os.path.join(self.path, "meta")):
+            for line in self.text("meta").splitlines():
+                key, _, value = line.partition("=")
+                self.meta[key] = value
+
+    def text(self, name):
+        loose = os.path.join(self.path, name)
+        if os.path.exists(loose):
+            with open(loose) as f:
+                return f.read()
+        archive = os.path.join(self.path, ARCHIVE)
+        if os.path.exists(archive):
+            with tarfile.open(archive) as tar:
+                try:
+                    return tar.extractfile(name).read().decode()
+                except KeyError:
+                    pass
+        raise RegionError("no %s in %s, loose or packed" % (name, self.name))
+
+    def rows(self, name, sep=","):
+        lines = [line for line in self.text(name).splitlines() if line and not line.startswith("#")]
+        return list(csv.DictReader(io.StringIO("\n".join(lines)), delimiter=sep))
+
+    def get(self, key):
+        if key not in self.meta:
+            raise RegionError("no %s= in %s/meta" % (key, self.name))
+        return self.meta[key]
+
+
+def latest_of(results, kind):
+    """The newest record under results/KIND (run ids sort by time)."""
+    folder = os.path.join(results, kind)
+    names = sorted(n for n in os.listdir(folder) if os.path.isdir(os.path.join(folder, n))) \
+        if os.path.isdir(folder) else []
+    if not names:
+        raise RegionError("no record under %s" % folder)
+    return Record(results, os.path.join(kind, names[-1]))
+
+
+def number(value):
+    return float(value)
+
+
+def profile_table(record, workload, config):
+    """{function: insns per check} of one check (profile/*.tsv), and its
+    total row."""
+    rows = record.rows("profile/%s-%s.tsv" % (workload, config), sep="\t")
+    table = {r["function"]: r for r in rows}
+    if "total" not in table:
+        raise RegionError("profile/%s-%s.tsv of %s has no total" % (workload, config, record.name))
+    return table
+
+
+def ab_tables(record):
+    """An A/B's ab.md: its per-call and per-check rows, and its per-function
+    tables ({'kill-cached-grant': {function: (a, b, b - a)}})."""
+    rows, functions, section = [], {}, None
+    for line in record.text("ab.md").splitlines():
+        heading = re.match(r"^### (\S+): instructions per check$", line)
+        if heading:
+            section = functions.setdefault(heading.group(1), {})
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or cells[0] in ("workload", "function") or cells[0].startswith("---"):
+            continue
+        if section is None and len(cells) == 10:
+            rows.append(dict(zip(("workload", "config", "checks", "call_a", "call_b", "call_delta",
+                                  "check_a", "check_b", "check_delta", "noise"), cells)))
+        elif section is not None and len(cells) == 4:
+            section[cells[0]] = tuple(number(c) for c in cells[1:])
+    if not rows:
+        raise RegionError("no table in %s/ab.md" % record.name)
+    return rows, functions
+
+
+def ab_check(rows, workload, config, side):
+    for r in rows:
+        if r["workload"] == workload and r["config"] == config:
+            return number(r["check_" + side])
+    raise RegionError("no %s %s row in ab.md" % (workload, config))
+
+
+# Writing.
+
+def steady():
+    return ", ".join("`%s`" % w for w in STEADY[:-1]) + " and `%s`" % STEADY[-1]
+
+
+def fmt(value, places=2):
+    return "%.*f" % (places, value)
+
+
+def span(values, places=2, sign=False):
+    """'a to b' of VALUES, or the one value they all are."""
+    pattern = "%+.*f" if sign else "%.*f"
+    low, high = pattern % (places, min(values)), pattern % (places, max(values))
+    return low if low == high else "%s to %s" % (low, high)
+
+
+def count(value):
+    return "{:,.0f}".format(value)
+
+
+def table(style, header, rows, right=()):
+    """A Markdown table, or one in fixed-width columns for plain text,
+    whose header cells may take two lines (a newline in the cell)."""
+    if style == "md":
+        out = ["| " + " | ".join(h.replace("\n", " ") for h in header) + " |",
+               "| " + " | ".join("---:" if i in right else "---" for i in range(len(header))) + " |"]
+        out += ["| " + " | ".join(r) + " |" for r in rows]
+        return "\n".join(out)
+    height = max(h.count("\n") + 1 for h in header)
+    heads = [[""] * (height - h.count("\n") - 1) + h.split("\n") for h in header]
+    head_rows = [[h[k] for h in heads] for k in range(height)]
+    widths = [max(len(r[i]) for r in head_rows + rows) for i in range(len(header))]
+
+    def line(r):
+        return "  " + "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                                for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+    return "\n".join(line(r) for r in head_rows + rows)
+
+
+def paragraph(style, text, hang=0):
+    """TEXT wrapped at 72 columns, HANG columns in after its first line;
+    plain text (a mail) without Markdown's marks."""
+    if style == "txt":
+        text = text.replace("`", "").replace("**", "")
+    return textwrap.fill(text, 72, subsequent_indent=" " * hang, break_on_hyphens=False,
+                         break_long_words=False)
+
+
+def source(record, what="run"):
+    return "(%s `%s`)" % (what, record.name)
+
+
+# The regions.
+
+@region("record")
+def record_run(args, style, results):
+    """The record: which run results/latest is, and how it ran."""
+    run = Record(results, "latest")
+    kvm = "with KVM" if run.get("kvm") == "yes" else "without KVM"
+    return paragraph(style, "The record is the full run %s, which `results/latest` points at: "
+            "commit %s of %s, `bench/run --mode %s`, status %s, %s s of bench/run "
+            "(%d min %d s) on %s CPUs (%s) %s." % (
+                "`%s`" % run.name, run.get("git_commit"), run.get("date"), run.get("mode"),
+                run.get("status"), run.get("elapsed_seconds"), int(run.get("elapsed_seconds")) // 60,
+                int(run.get("elapsed_seconds")) % 60, run.get("host_cpus"), run.get("host_cpu"), kvm))
+
+
+CASES = (("grant / allowed", ("grant", "allowed")), ("deny (never granted)", ("deny", "denied")),
+         ("deny-group, deny-owner", ("deny-group", "deny-owner")), ("root", ("root",)))
+KERNELS = (("commoncap (built in, disabled)", "commoncap"), ("naive", "naive"), ("cached", "cached"),
+           ("percred", "percred"))
+
+
+@region("headline")
+def headline(args, style, results):
+    """Instructions added per check, by mode and case (checks.csv)."""
+    run = Record(results, "latest")
+    checks = run.rows("checks.csv")
+    rows = []
+    for label, kernel in KERNELS:
+        cells = [label]
+        for _, cases in CASES:
+            values = [number(r["added_per_check"]) for r in checks
+                      if r["workload"] in STEADY and r["kernel"] == kernel and r["case"] in cases]
+            cells.append(span(values) if values else "")
+        rows.append(cells)
+    mlock = [number(r["added_per_check_max"]) - number(r["added_per_check_min"]) for r in checks
+             if r["workload"] == "mlock" and r["case"] in ("grant", "allowed")]
+    text = table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4))
+    text += "\n\n" + paragraph(style, (
+        "%s %s, `checks.csv`. `mlock`'s successful calls (%s checks each) move by up to %s "
+        "instructions per check between the boots, and their figures with them." % (
+            steady(), source(run),
+            "/".join(sorted({r["checks_per_call"] for r in checks
+                             if r["workload"] == "mlock" and r["case"] in ("grant", "allowed")})),
+            fmt(max(mlock)))))
+    return text
+
+
+@region("goals")
+def goals(args, style, results):
+    """The goals' verdicts (goals.csv), and kill against the number of
+    groups (summary.csv)."""
+    run = Record(results, "latest")
+    try:
+        verdicts = run.rows("goals.csv")
+    except RegionError:
+        verdicts = None
+    if verdicts:
+        text = table(style, ["goal", "limit", "verdict", "worst row", "worst added", "margin"],
+                     [[g["goal"], g["limit"], g["verdict"], g["worst_row"], g["worst_added"], g["margin"]]
+                      for g in verdicts], right=(1, 4, 5))
+        text += "\n\n" + paragraph(style, "The goals %s, `goals.csv`; `summary.md` says why each "
+                                  "missed one is missed." % source(run))
+    else:
+        # A run made before goals.csv: the verdicts of its summary.md.
+        verdicts = re.findall(r"^- (.+?): (?:\*\*(missed)\*\*(?: by ([-\d.]+))?|(met)\b)",
+                              run.text("summary.md"), re.M)
+        if not verdicts:
+            raise RegionError("no goals.csv nor goals in %s/summary.md" % run.name)
+        text = table(style, ["goal", "verdict", "missed by"],
+                     [[goal, missed or met, by] for goal, missed, by, met in verdicts], right=(2,))
+        text += "\n\n" + paragraph(style, "The goals %s, `summary.md`, which says why each missed one "
+                                  "is missed." % source(run))
+    per_call = run.rows("summary.csv")
+    flat = []
+    for config in ("percred-grant", "cached-grant"):
+        by_groups = {int(r["variant"].split("=")[1]): number(r["ns_per_op_min"]) for r in per_call
+                     if r["workload"] == "kill" and r["config"] == config and r["mode"] == "icount"
+                     and r["variant"].startswith("groups=")}
+        if by_groups:
+            low, high = min(by_groups), max(by_groups)
+            flat.append("%s %s with %d group%s, %s with %d" % (
+                config, fmt(by_groups[low], 1), low, "" if low == 1 else "s", fmt(by_groups[high], 1), high))
+    if flat:
+        text += "\n\n" + paragraph(style, "`kill`'s fewest instructions per call against the number "
+                                  "of supplementary groups (`summary.csv`): %s." % "; ".join(flat))
+    return text
+
+
+@region("offpath")
+def offpath(args, style, results):
+    """Off the capable() path: churn, policy updates, memory (summary.csv,
+    policy.csv, memory.csv)."""
+    run = Record(results, "latest")
+    rows = run.rows("summary.csv")
+    usercaps = ("naive", "cached", "percred")
+
+    def select(workload, stack=None, kernels=usercaps, case=None):
+        return [r for r in rows if r["workload"] == workload and r["mode"] == "icount"
+                and r["config"].split("-")[0] in kernels
+                and (stack is None or r["variant"] == "stack=" + stack)
+                and (case is None or r["config"].endswith("-" + case))]
+
+    def ratios(selected):
+        return span([number(r["ratio"]) for r in selected], places=3)
+
+    def medians(workload):
+        return [number(r["ns_per_op_median"]) for r in rows
+                if r["workload"] == workload and r["mode"] == "icount"]
+
+    policy = run.rows("policy.csv")
+
+    def items(item):
+        return sorted({number(r["value"]) for r in policy if r["item"] == item})
+
+    memory = {(r["kernel"], r["stack"]): r for r in run.rows("memory.csv")}
+    setgroups = select("setgroups-1", "debian", ("percred",), "grant")
+    if not setgroups:
+        raise RegionError("no setgroups-1 percred-grant row in %s/summary.csv" % run.name)
+    chmod, apply = medians("chmod"), medians("apply-41")
+    return paragraph(style,
+        "Off the `capable()` path %s: `fork-exec` is %sx commoncap's on the same stack in the "
+        "usercaps configurations (Debian's stack and `lsm=capability` alone; `plots/offpath-icount` "
+        "draws the noise floor); a policy change costs about the same in every mode (icount, "
+        "median: `chmod` %s to %s instructions, an `apply` of 41 files %s to %s), makes %s "
+        "`kvfree_rcu` and %s `synchronize_rcu` per change, and leaves %s kmalloc-512 objects of "
+        "its tables behind after %s changes. percred adds %s bytes to every credential (a "
+        "%s-byte blob instead of %s with Debian's stack; with `lsm=capability` alone, a new "
+        "%s-byte allocation: `setresuid` %sx and `setresgid` %sx commoncap's) and refills its "
+        "decisions at the first granted check of each new credential (`setgroups` of one group, "
+        "then `CAP_SETGID`: %+.0f instructions, %sx)." % (
+            source(run), ratios(select("fork-exec")), count(min(chmod)), count(max(chmod)),
+            count(min(apply)), count(max(apply)), span(items("kvfree_call_rcu-per-update"), 0),
+            span(items("synchronize_rcu-per-update"), 0),
+            span(items("kmalloc-512-objects-after-minus-before"), 0),
+            count(max(items("updates-traced"))), memory[("percred", "debian")]["added_blob_bytes"],
+            memory[("percred", "debian")]["cred_blob_bytes"],
+            memory[("commoncap", "debian")]["cred_blob_bytes"],
+            memory[("percred", "bare")]["added_kmalloc_bytes"],
+            ratios(select("setresuid", "bare", ("percred",))),
+            ratios(select("setresgid", "bare", ("percred",))),
+            number(setgroups[0]["overhead_ns"]), fmt(number(setgroups[0]["ratio"]), 3)))
+
+
+@region("profile-record")
+def profile_record(args, style, results):
+    """How exact the record's profile was (profile.csv)."""
+    run = Record(results, "latest")
+    sessions = run.rows("profile.csv")
+    varying = sorted({r["workload"] for r in sessions if r["insns_min"] != r["insns_max"]})
+
+    def total(column):
+        return sum(int(r[column]) for r in sessions)
+
+    return paragraph(style, "The record's profile %s: %d sessions of %s calls each; every check ran the same "
+            "instructions at every call in %d of them (%s), %d instructions unattributed, %d "
+            "windows ended by a return other than their call's, %d interrupts left out." % (
+                source(run), len(sessions), "/".join(sorted({r["calls"] for r in sessions})),
+                sum(r["insns_min"] == r["insns_max"] for r in sessions),
+                "the others: %s, where one call makes different checks" % ", ".join(varying)
+                if varying else "all", total("unattributed_insns"), total("return_slot_mismatch"),
+                total("irqs_excluded")))
+
+
+@region("profile-kill")
+def profile_kill(args, style, results):
+    """One check of kill, granted, per function (profile/*.tsv)."""
+    run = Record(results, "latest")
+    configs = ("stock-allowed", "naive-grant", "cached-grant", "percred-grant")
+    tables = [profile_table(run, "kill", c) for c in configs]
+    names = sorted({f for t in tables for f in t if f != "total"},
+                   key=lambda f: (-max(number(t[f]["insns"]) for t in tables if f in t), f))
+
+    def cell(t, f, column="insns"):
+        return ("%g" % number(t[f][column])) if f in t else ""
+
+    rows = [["`%s`" % f] + [cell(t, f) for t in tables] for f in names]
+    bold = "**%s**" if style == "md" else "%s"  # plain text: the table's columns
+    rows.append([bold % "total"] + [bold % cell(t, "total") for t in tables])
+    rows.append(["loads / stores"] + ["%s / %s" % (cell(t, "total", "loads"), cell(t, "total", "stores"))
+                                      for t in tables])
+    rows.append(["data / instruction lines"] + ["%.1f / %s" % (number(t["total"]["dlines"]),
+                                                              cell(t, "total", "ilines")) for t in tables])
+    stock, percred = tables[0]["total"], tables[3]["total"]
+    return (table(style, ["function", "stock", "naive", "cached", "percred"], rows, right=(1, 2, 3, 4))
+            + "\n\n" + paragraph(style, "One check of `kill`, granted (allowed in stock) %s, "
+                                 "`profile/kill-*.tsv`: percred's is %g instructions and %g data lines "
+                                 "above stock's." % (source(run), number(percred["insns"]) - number(stock["insns"]),
+                                                     round(number(percred["dlines"]) - number(stock["dlines"]), 1))))
+
+
+@region("cross-check")
+def cross_check(args, style, results):
+    """The profile's cross-check against icount (summary.md)."""
+    run = Record(results, "latest")
+    text = run.text("summary.md")
+    part = text.split("## cross-check", 1)
+    if len(part) < 2:
+        raise RegionError("no cross-check in %s/summary.md" % run.name)
+    verdict = [line for line in part[1].splitlines() if re.match(r"^\d+ of \d+ agree", line)]
+    apart = []
+    for line in part[1].split("\n## ", 1)[0].splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 9 and cells[0] in STEADY:
+            apart.append(abs(number(cells[6])))
+    if not verdict or not apart:
+        raise RegionError("no cross-check verdict in %s/summary.md" % run.name)
+    return paragraph(style, "The cross-check %s, `summary.md`: %s; %s: icount and the profile at "
+                     "most %s apart per check." % (source(run), verdict[0].rstrip("."), steady(),
+                                                   fmt(max(apart))))
+
+
+# kill's configurations in the steps' table; a mail's narrower table leaves
+# out the refusals by group.
+STEP_COLUMNS = ("commoncap-denied", "naive-grant", "cached-grant", "cached-deny", "cached-deny-group",
+                "percred-grant", "percred-deny", "percred-deny-group")
+NARROW_STEP_COLUMNS = ("commoncap-denied", "naive-grant", "cached-grant", "cached-deny", "percred-grant",
+                       "percred-deny")
+
+
+def column_label(config):
+    """'cached\ngrant'; commoncap's refusal is the disabled one's."""
+    kernel, case = config.split("-", 1)
+    return "disabled\nrefused" if config == "commoncap-denied" else "%s\n%s" % (kernel, case)
+
+
+@region("steps")
+def steps(args, style, results):
+    """The hot path's steps, each an A/B of the one before (ab.md): kill's
+    instructions added per check, and what changed per function."""
+    if not args:
+        raise RegionError("names no A/B directory")
+    records = [Record(results, a) for a in args]
+    tables = [ab_tables(r) for r in records]
+    for before, after in zip(records, records[1:]):
+        if before.get("B_commit") != after.get("A_commit"):
+            raise RegionError("%s's A is not %s's B" % (after.name, before.name))
+    columns = STEP_COLUMNS if style == "md" else NARROW_STEP_COLUMNS
+    header = ["step", "commit"] + [column_label(c) for c in columns]
+    rows = [["as before", records[0].get("A_rev")] +
+            [fmt(ab_check(tables[0][0], "kill", c, "a"), 1) for c in columns]]
+    for i, (record, (rows_ab, _)) in enumerate(zip(records, tables)):
+        rows.append([str(i + 1), record.get("B_rev")] +
+                    [fmt(ab_check(rows_ab, "kill", c, "b"), 1) for c in columns])
+    text = table(style, header, rows, right=tuple(range(2, len(header))))
+    text += "\n\n" + paragraph(style, "Per function, B - A of one check of `kill` (the capcheck "
+                                "profile of each A/B):") + "\n"
+    for i, (record, (_, functions)) in enumerate(zip(records, tables)):
+        changes = []
+        for config in STEP_COLUMNS:
+            moved = ["%s %+g" % (f, d) for f, (_, _, d) in
+                     sorted(functions.get("kill-" + config, {}).items(), key=lambda x: x[1][2])
+                     if f != "total" and abs(d) >= 0.5]
+            if moved:
+                changes.append("%s %+g (%s)" % (config, functions["kill-" + config]["total"][2],
+                                                ", ".join(moved)))
+        text += "\n" + paragraph(style, "- step %d, `%s`: %s." % (i + 1, record.name,
+                                                                 "; ".join(changes) or "no change"), hang=2)
+    first, last = tables[0][0], tables[-1][0]
+    text += "\n\n" + paragraph(style, (
+        "From %s to %s: cached's grant went from %s to %s per check and naive's from %s to %s; a "
+        "cached check of a capability nobody holds from %s to %s." % (
+            records[0].get("A_rev"), records[-1].get("B_rev"),
+            fmt(ab_check(first, "kill", "cached-grant", "a"), 1),
+            fmt(ab_check(last, "kill", "cached-grant", "b"), 1),
+            fmt(ab_check(first, "kill", "naive-grant", "a"), 1),
+            fmt(ab_check(last, "kill", "naive-grant", "b"), 1),
+            fmt(ab_check(first, "kill", "cached-deny", "a"), 1),
+            fmt(ab_check(last, "kill", "cached-deny", "b"), 1))))
+    return text
+
+
+KERNEL_ROWS = ("commoncap-allowed", "commoncap-denied", "naive-grant", "naive-deny", "cached-grant",
+               "cached-deny", "cached-deny-group", "percred-grant", "percred-deny", "percred-deny-group")
+
+
+@region("kernels")
+def kernels(args, style, results):
+    """6.1 and 6.12 side by side (results/kernels/, bench/kernels), with
+    each run's stock check per function."""
+    side = Record(results, "kernels")
+    rows = side.rows("per-check.csv")
+    runs = re.findall(r"(6\.1|6\.12): run (\S+?),", side.text("per-check.csv"))
+    if len(runs) != 2:
+        raise RegionError("results/kernels/per-check.csv names no 6.1 and 6.12 runs")
+    found = {}
+    for version, run_id in runs:
+        for folder in ("", "linux-6.12"):
+            if os.path.isdir(os.path.join(results, folder, run_id)):
+                found[version] = Record(results, os.path.join(folder, run_id))
+    if len(found) != 2:
+        raise RegionError("the runs of results/kernels/per-check.csv are not under results/")
+    old, new = found["6.1"], found["6.12"]
+    kill = {r["config"]: r for r in rows if r["workload"] == "kill"}
+    text = table(style, ["config", "6.1", "6.12"],
+                 [[c, fmt(number(kill[c]["added_per_check_6.1"])), fmt(number(kill[c]["added_per_check_6.12"]))]
+                  for c in KERNEL_ROWS if c in kill], right=(1, 2))
+
+    def stock_call(run, config):
+        for r in run.rows("summary.csv"):
+            if r["workload"] == "kill" and r["config"] == config and r["mode"] == "icount" \
+                    and r["variant"] in ("-", ""):
+                return number(r["ns_per_op_min"])
+        raise RegionError("no kill %s in %s/summary.csv" % (config, run.name))
+
+    def added(run, config):
+        reference = profile_table(run, "kill", "stock-denied" if "den" in config else "stock-allowed")
+        check = profile_table(run, "kill", config)
+        insns = lambda t, f: number(t[f]["insns"]) if f in t else 0
+        return {f: insns(check, f) - insns(reference, f) for f in set(check) | set(reference)}
+
+    def moved(a, b):
+        return ", ".join("%s %+g" % (f, b.get(f, 0) - a.get(f, 0)) for f in sorted(set(a) | set(b))
+                         if f != "total" and abs(b.get(f, 0) - a.get(f, 0)) >= 0.5)
+
+    stock = [profile_table(run, "kill", c) for run in (old, new) for c in ("stock-allowed", "stock-denied")]
+    base = {f: number(stock[0][f]["insns"]) for f in stock[0]}
+    base_new = {f: number(stock[2][f]["insns"]) for f in stock[2]}
+    lines = ["`kill`, icount: instructions added per check over each kernel's own stock build "
+             "(`results/kernels/per-check.csv`, of runs `%s` and `%s`)." % (old.name, new.name)]
+    lines.append("One stock check of `kill` (capcheck profile): %g instructions on 6.1, %g on 6.12 (%s); "
+                 "a refused one %g and %g; the whole `kill` call, stock, allowed: %s and %s "
+                 "instructions." % (base["total"], base_new["total"], moved(base, base_new),
+                                    number(stock[1]["total"]["insns"]), number(stock[3]["total"]["insns"]),
+                                    count(stock_call(old, "stock-allowed")), count(stock_call(new, "stock-allowed"))))
+    changes = []
+    for config in ("commoncap-allowed", "cached-deny-group", "percred-grant"):
+        delta = moved(added(old, config), added(new, config))
+        changes.append("%s %s" % (config, delta or "none"))
+    lines.append("What usercaps adds, per function, 6.12 minus 6.1: %s." % "; ".join(changes))
+    return text + "\n\n" + paragraph(style, " ".join(lines))
+
+
+@region("ab-runs")
+def ab_runs(args, style, results):
+    """A/B runs (ab.md, meta): what ran, how long, and B - A."""
+    if not args:
+        raise RegionError("names no A/B directory")
+    items = []
+    for name in args:
+        record = Record(results, name)
+        rows, functions = ab_tables(record)
+        elapsed = int(record.get("elapsed_seconds"))
+        builds = "; ".join("%s %s" % (side, record.meta.get(side + "_build", "?")) for side in ("A", "B"))
+        rounds = " and ".join("%s s" % record.meta[s + "_icount"].split()[0] for s in ("A", "B")
+                              if s + "_icount" in record.meta)
+        bold = [r for r in rows if r["check_delta"].startswith("**")]
+        quiet = [abs(number(r["check_delta"])) for r in rows if r["check_delta"] not in ("-", "")
+                 and not r["check_delta"].startswith("**")]
+        per_call = {}
+        for r in rows:
+            per_call[r["workload"]] = max(per_call.get(r["workload"], 0), abs(number(r["call_delta"])))
+        item = ("%s (A=%s, B=%s; %s): %d min %d s in all; builds: %s; bench/run rounds %s. "
+                "Per check, B - A past the noise in %d of %d rows%s; the others within %s. Per call, "
+                "at most %s." % (
+                    "`%s`" % record.name, record.get("A_rev"), record.get("B_rev"),
+                    "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
+                    builds, rounds or "-", len(bold), len(rows),
+                    " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
+                                   ", ".join(sorted({r["config"].split("-")[0] for r in bold})))
+                    if bold else "", fmt(max(quiet)) if quiet else "-",
+                    ", ".join("%s %s" % (w, fmt(d)) for w, d in per_call.items())))
+        if functions:
+            deltas = [d for table_ in functions.values() for f, (_, _, d) in table_.items() if f != "total"]
+            moved = sorted({c.split("-", 1)[1] for c, t in functions.items()
+                            if any(abs(d) >= 0.005 for f, (_, _, d) in t.items() if f != "total")})
+            item += " Profile: %d function rows, B - A %s%s." % (
+                len(deltas), span(deltas, sign=True),
+                " (rows that moved: %s)" % ", ".join(moved) if moved else "")
+        items.append(paragraph(style, "- " + item, hang=2))
+    return "\n".join(items)
+
+
+@region("debug-record")
+def debug_record(args, style, results):
+    """The latest make test-debug record (results/debug/)."""
+    run = latest_of(results, "debug")
+    summary = run.text("summary.md")
+    prove = re.search(r"prove: Result: (\w+) \(Files=(\d+), Tests=(\d+)", summary)
+    boots = re.search(r"boots: (\d+), of which (\d+) ran .*: \*\*(\d+)\*\*", summary)
+    if not prove or not boots:
+        raise RegionError("no prove result or boots in %s/summary.md" % run.name)
+    elapsed = int(run.get("elapsed_seconds"))
+    return paragraph(style, "The latest record, %s (commit %s, %s): prove's result %s, %s tests in %s suites in %d min "
+            "%d s; %s boots, %s of which ran their command to the end and %s reported a problem." % (
+                "`%s`" % run.name, run.get("git_commit"), run.get("date"), prove.group(1),
+                prove.group(3), prove.group(2), elapsed // 60, elapsed % 60, boots.group(1),
+                boots.group(2), boots.group(3)))
+
+
+@region("percred-memory")
+def percred_memory(args, style, results):
+    """What percred adds to a credential (memory.csv)."""
+    run = Record(results, "latest")
+    memory = {(r["kernel"], r["stack"]): r for r in run.rows("memory.csv")}
+    debian, bare = memory[("percred", "debian")], memory[("percred", "bare")]
+    # The source in a comment: the kernel's documentation has no results/.
+    return (".. From %s/memory.csv (bench/figures).\n\n" % run.name + paragraph(
+        style, "percred adds %s bytes to every credential: with Debian's LSMs a %s-byte blob "
+        "instead of %s, with ``lsm=capability,usercaps`` a %s-byte allocation of its own." % (
+            debian["added_blob_bytes"], debian["cred_blob_bytes"],
+            memory[("commoncap", "debian")]["cred_blob_bytes"], bare["added_kmalloc_bytes"])))
