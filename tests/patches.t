@@ -27,6 +27,8 @@ version=${release%%-*}
 cover=$(cat "$tmp/series/0000-cover-letter.patch" 2>/dev/null || true)
 contains "$cover" "^Based on Debian's $linux_package \\($version\\)\\.$" "the cover letter names its base"
 contains "$cover" '^What a check costs' "... and says what a check costs"
+is "$(cat "$tmp/series/"*.patch | grep -c 'figures:' || true)" 0 \
+	"the figures of the cover letter and usercaps.rst written from results/, their markers left out"
 lsm=$(cat "$tmp/series/0001-"*.patch 2>/dev/null || true)
 case "$linux_version" in
 6.1)
