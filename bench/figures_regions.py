@@ -517,6 +517,13 @@ def kernels(args, style, results):
     return text + "\n\n" + paragraph(style, " ".join(lines))
 
 
+def revision(record, side):
+    """An A/B side's revision, with its commit when it was named otherwise
+    (HEAD, WORKTREE)."""
+    rev, commit = record.get(side + "_rev"), record.get(side + "_commit")
+    return rev if commit.startswith(rev) else "%s (%s)" % (rev, commit[:7])
+
+
 @region("ab-runs")
 def ab_runs(args, style, results):
     """A/B runs (ab.md, meta): what ran, how long, and B - A."""
@@ -539,7 +546,7 @@ def ab_runs(args, style, results):
         item = ("%s (A=%s, B=%s; %s): %d min %d s in all; builds: %s; bench/run rounds %s. "
                 "Per check, B - A past the noise in %d of %d rows%s; the others within %s. Per call, "
                 "at most %s." % (
-                    "`%s`" % record.name, record.get("A_rev"), record.get("B_rev"),
+                    "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
                     "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
                     builds, rounds or "-", len(bold), len(rows),
                     " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
@@ -548,11 +555,17 @@ def ab_runs(args, style, results):
                     ", ".join("%s %s" % (w, fmt(d)) for w, d in per_call.items())))
         if functions:
             deltas = [d for table_ in functions.values() for f, (_, _, d) in table_.items() if f != "total"]
+            totals = {}
+            for table_ in functions.values():
+                if "total" in table_:
+                    totals.setdefault("%+.2f" % table_["total"][2], []).append(1)
             moved = sorted({c.split("-", 1)[1] for c, t in functions.items()
                             if any(abs(d) >= 0.005 for f, (_, _, d) in t.items() if f != "total")})
-            item += " Profile: %d function rows, B - A %s%s." % (
+            item += " Profile: %d function rows, B - A %s%s; a whole check, B - A: %s." % (
                 len(deltas), span(deltas, sign=True),
-                " (rows that moved: %s)" % ", ".join(moved) if moved else "")
+                " (configurations that moved: %s)" % ", ".join(moved) if moved else "",
+                ", ".join("%s in %d" % (d, len(n)) for d, n in
+                          sorted(totals.items(), key=lambda x: -len(x[1]))))
         items.append(paragraph(style, "- " + item, hang=2))
     return "\n".join(items)
 
