@@ -47,7 +47,6 @@ class Record:
         self.path = os.path.join(results, name)
         if not os.path.isdir(self.path):
             raise RegionError("no %s" % self.path)
-        self.id = os.path.basename(os.path.realpath(self.path))
         self.name = os.path.relpath(os.path.realpath(self.path), os.path.dirname(results))
         self.meta = {}
         if os.path.exists(os.path.join(self.path, "meta")):
@@ -365,14 +364,15 @@ def profile_kill(args, style, results):
     rows.append([bold % "total"] + [bold % cell(t, "total") for t in tables])
     rows.append(["loads / stores"] + ["%s / %s" % (cell(t, "total", "loads"), cell(t, "total", "stores"))
                                       for t in tables])
-    rows.append(["data / instruction lines"] + ["%.1f / %s" % (number(t["total"]["dlines"]),
-                                                              cell(t, "total", "ilines")) for t in tables])
+    rows.append(["data / instruction lines"] + ["%.1f / %s" % (number(t["total"]["dlines"]), cell(t, "total", "ilines"))
+                                                for t in tables])
     stock, percred = tables[0]["total"], tables[3]["total"]
     return (table(style, ["function", "stock", "naive", "cached", "percred"], rows, right=(1, 2, 3, 4))
-            + "\n\n" + paragraph(style, "One check of `kill`, granted (allowed in stock) %s, "
-                                 "`profile/kill-*.tsv`: percred's is %g instructions and %g data lines "
-                                 "above stock's." % (source(run), number(percred["insns"]) - number(stock["insns"]),
-                                                     round(number(percred["dlines"]) - number(stock["dlines"]), 1))))
+            + "\n\n" + paragraph(style, (
+                "One check of `kill`, granted (allowed in stock) %s, `profile/kill-*.tsv`: percred's is %g "
+                "instructions and %g data lines above stock's." % (
+                    source(run), number(percred["insns"]) - number(stock["insns"]),
+                    round(number(percred["dlines"]) - number(stock["dlines"]), 1)))))
 
 
 @region("cross-check")
@@ -460,61 +460,62 @@ KERNEL_ROWS = ("commoncap-allowed", "commoncap-denied", "naive-grant", "naive-de
                "cached-deny", "cached-deny-group", "percred-grant", "percred-deny", "percred-deny-group")
 
 
+def kill_profile(run, config):
+    """{function: instructions} of one check of kill in CONFIG."""
+    return {f: number(r["insns"]) for f, r in profile_table(run, "kill", config).items()}
+
+
+def added_by_function(run, config):
+    """What CONFIG adds to each function of a check of kill over stock's
+    same outcome."""
+    check = kill_profile(run, config)
+    reference = kill_profile(run, "stock-denied" if "-den" in config else "stock-allowed")
+    return {f: check.get(f, 0) - reference.get(f, 0) for f in set(check) | set(reference)}
+
+
+def moved_functions(before, after):
+    """'f +1, g -4': the functions whose instructions differ."""
+    return ", ".join("%s %+g" % (f, after.get(f, 0) - before.get(f, 0)) for f in sorted(set(before) | set(after))
+                     if f != "total" and abs(after.get(f, 0) - before.get(f, 0)) >= 0.5)
+
+
+def fewest_per_call(run, workload, config):
+    for r in run.rows("summary.csv"):
+        if (r["workload"], r["config"], r["mode"]) == (workload, config, "icount") and r["variant"] in ("-", ""):
+            return number(r["ns_per_op_min"])
+    raise RegionError("no %s %s in %s/summary.csv" % (workload, config, run.name))
+
+
 @region("kernels")
 def kernels(args, style, results):
     """6.1 and 6.12 side by side (results/kernels/, bench/kernels), with
     each run's stock check per function."""
     side = Record(results, "kernels")
-    rows = side.rows("per-check.csv")
-    runs = re.findall(r"(6\.1|6\.12): run (\S+?),", side.text("per-check.csv"))
-    if len(runs) != 2:
-        raise RegionError("results/kernels/per-check.csv names no 6.1 and 6.12 runs")
     found = {}
-    for version, run_id in runs:
+    for version, run_id in re.findall(r"(6\.1|6\.12): run (\S+?),", side.text("per-check.csv")):
         for folder in ("", "linux-6.12"):
             if os.path.isdir(os.path.join(results, folder, run_id)):
                 found[version] = Record(results, os.path.join(folder, run_id))
-    if len(found) != 2:
-        raise RegionError("the runs of results/kernels/per-check.csv are not under results/")
+    if set(found) != {"6.1", "6.12"}:
+        raise RegionError("the 6.1 and 6.12 runs that results/kernels/per-check.csv names are not under results/")
     old, new = found["6.1"], found["6.12"]
-    kill = {r["config"]: r for r in rows if r["workload"] == "kill"}
+    kill = {r["config"]: r for r in side.rows("per-check.csv") if r["workload"] == "kill"}
     text = table(style, ["config", "6.1", "6.12"],
                  [[c, fmt(number(kill[c]["added_per_check_6.1"])), fmt(number(kill[c]["added_per_check_6.12"]))]
                   for c in KERNEL_ROWS if c in kill], right=(1, 2))
-
-    def stock_call(run, config):
-        for r in run.rows("summary.csv"):
-            if r["workload"] == "kill" and r["config"] == config and r["mode"] == "icount" \
-                    and r["variant"] in ("-", ""):
-                return number(r["ns_per_op_min"])
-        raise RegionError("no kill %s in %s/summary.csv" % (config, run.name))
-
-    def added(run, config):
-        reference = profile_table(run, "kill", "stock-denied" if "den" in config else "stock-allowed")
-        check = profile_table(run, "kill", config)
-        insns = lambda t, f: number(t[f]["insns"]) if f in t else 0
-        return {f: insns(check, f) - insns(reference, f) for f in set(check) | set(reference)}
-
-    def moved(a, b):
-        return ", ".join("%s %+g" % (f, b.get(f, 0) - a.get(f, 0)) for f in sorted(set(a) | set(b))
-                         if f != "total" and abs(b.get(f, 0) - a.get(f, 0)) >= 0.5)
-
-    stock = [profile_table(run, "kill", c) for run in (old, new) for c in ("stock-allowed", "stock-denied")]
-    base = {f: number(stock[0][f]["insns"]) for f in stock[0]}
-    base_new = {f: number(stock[2][f]["insns"]) for f in stock[2]}
-    lines = ["`kill`, icount: instructions added per check over each kernel's own stock build "
-             "(`results/kernels/per-check.csv`, of runs `%s` and `%s`)." % (old.name, new.name)]
-    lines.append("One stock check of `kill` (capcheck profile): %g instructions on 6.1, %g on 6.12 (%s); "
-                 "a refused one %g and %g; the whole `kill` call, stock, allowed: %s and %s "
-                 "instructions." % (base["total"], base_new["total"], moved(base, base_new),
-                                    number(stock[1]["total"]["insns"]), number(stock[3]["total"]["insns"]),
-                                    count(stock_call(old, "stock-allowed")), count(stock_call(new, "stock-allowed"))))
-    changes = []
-    for config in ("commoncap-allowed", "cached-deny-group", "percred-grant"):
-        delta = moved(added(old, config), added(new, config))
-        changes.append("%s %s" % (config, delta or "none"))
-    lines.append("What usercaps adds, per function, 6.12 minus 6.1: %s." % "; ".join(changes))
-    return text + "\n\n" + paragraph(style, " ".join(lines))
+    allowed = [kill_profile(run, "stock-allowed") for run in (old, new)]
+    refused = [kill_profile(run, "stock-denied") for run in (old, new)]
+    changes = ["%s %s" % (c, moved_functions(added_by_function(old, c), added_by_function(new, c)) or "none")
+               for c in ("commoncap-allowed", "cached-deny-group", "percred-grant")]
+    return text + "\n\n" + paragraph(style, (
+        "`kill`, icount: instructions added per check over each kernel's own stock build "
+        "(`results/kernels/per-check.csv`, of runs `%s` and `%s`). One stock check of `kill` (capcheck "
+        "profile): %g instructions on 6.1, %g on 6.12 (%s); a refused one %g and %g; the whole `kill` "
+        "call, stock, allowed: %s and %s instructions. What usercaps adds, per function, 6.12 minus "
+        "6.1: %s." % (old.name, new.name, allowed[0]["total"], allowed[1]["total"],
+                      moved_functions(*allowed), refused[0]["total"], refused[1]["total"],
+                      count(fewest_per_call(old, "kill", "stock-allowed")),
+                      count(fewest_per_call(new, "kill", "stock-allowed")), "; ".join(changes))))
 
 
 def revision(record, side):
@@ -580,8 +581,9 @@ def debug_record(args, style, results):
     if not prove or not boots:
         raise RegionError("no prove result or boots in %s/summary.md" % run.name)
     elapsed = int(run.get("elapsed_seconds"))
-    return paragraph(style, "The latest record, %s (commit %s, %s): prove's result %s, %s tests in %s suites in %d min "
-            "%d s; %s boots, %s of which ran their command to the end and %s reported a problem." % (
+    return paragraph(style, "The latest record, %s (commit %s, %s): prove's result %s, %s tests in %s "
+                     "suites in %d min %d s; %s boots, %s of which ran their command to the end and %s "
+                     "reported a problem." % (
                 "`%s`" % run.name, run.get("git_commit"), run.get("date"), prove.group(1),
                 prove.group(3), prove.group(2), elapsed // 60, elapsed % 60, boots.group(1),
                 boots.group(2), boots.group(3)))
