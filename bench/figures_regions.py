@@ -142,9 +142,10 @@ def fmt(value, places=2):
 
 
 def span(values, places=2, sign=False):
-    """'a to b' of VALUES, or the one value they all are."""
-    pattern = "%+.*f" if sign else "%.*f"
-    low, high = pattern % (places, min(values)), pattern % (places, max(values))
+    """'a to b' of VALUES, or the one value they all are; PLACES None:
+    whole numbers without decimals (the plugin's exact counts)."""
+    pattern = ("%+" if sign else "%") + ("g" if places is None else ".%df" % places)
+    low, high = pattern % min(values), pattern % max(values)
     return low if low == high else "%s to %s" % (low, high)
 
 
@@ -207,8 +208,33 @@ KERNELS = (("commoncap (built in, disabled)", "commoncap"), ("naive", "naive"), 
 
 @region("headline")
 def headline(args, style, results):
-    """Instructions added per check, by mode and case (checks.csv)."""
+    """Instructions added per check, by mode and case: exact.csv (the
+    capcheck plugin's counts), or checks.csv (icount) in a run before it."""
     run = Record(results, "latest")
+    try:
+        exact = run.rows("exact.csv")
+    except RegionError:
+        return icount_headline(run, style)
+    rows = []
+    for label, kernel in KERNELS:
+        cells = [label]
+        for _, cases in CASES:
+            values = [number(r["added"]) for r in exact
+                      if r["config"].split("-")[0] == kernel and r["case"] in cases and r["added"]]
+            cells.append(span(values, places=None) if values else "")
+        rows.append(cells)
+    stock = [number(r["insns"]) for r in exact if r["config"].startswith("stock-")]
+    checks = sorted({"%s %s" % (r["workload"], r["capability"]) for r in exact})
+    return table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4)) + "\n\n" + paragraph(style, (
+        "Every check of %s %s, `exact.csv`: the capcheck plugin's instructions of one check, from "
+        "`security_capable()`'s entry to its return, minus stock's same check in the same outcome "
+        "(a check's own outcome: `ioprio`'s CAP_SYS_ADMIN is refused, never granted, in every case "
+        "but root). A stock check itself is %s instructions." % (
+            ", ".join("`%s`" % c for c in checks), source(run), span(stock, places=None))))
+
+
+def icount_headline(run, style):
+    """The headline of a run without exact.csv: icount's whole calls."""
     checks = run.rows("checks.csv")
     rows = []
     for label, kernel in KERNELS:
@@ -222,8 +248,11 @@ def headline(args, style, results):
              if r["workload"] == "mlock" and r["case"] in ("grant", "allowed")]
     text = table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4))
     text += "\n\n" + paragraph(style, (
-        "%s %s, `checks.csv`. `mlock`'s successful calls (%s checks each) move by up to %s "
-        "instructions per check between the boots, and their figures with them." % (
+        "%s %s, `checks.csv`: icount, in each boot the fewest instructions per call of its repeats "
+        "minus stock's in the same outcome, over the checks one call makes; the median of the boots "
+        "(`ioprio`'s first check, CAP_SYS_ADMIN, is refused at the may-grant word, which halves its "
+        "figures). `mlock`'s successful calls (%s checks each) move by up to %s instructions per check "
+        "between the boots, and their figures with them." % (
             steady(), source(run),
             "/".join(sorted({r["checks_per_call"] for r in checks
                              if r["workload"] == "mlock" and r["case"] in ("grant", "allowed")})),
