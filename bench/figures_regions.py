@@ -413,11 +413,15 @@ def cross_check(args, style, results):
     if len(part) < 2:
         raise RegionError("no cross-check in %s/summary.md" % run.name)
     verdict = [line for line in part[1].splitlines() if re.match(r"^\d+ of \d+ agree", line)]
-    apart = []
+    apart, header = [], None
     for line in part[1].split("\n## ", 1)[0].splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 9 and cells[0] in STEADY:
-            apart.append(abs(number(cells[6])))
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0] == "workload":
+            header = cells
+        elif header and len(cells) == len(header) and cells[0] in STEADY:
+            row = dict(zip(header, cells))
+            if row["icount"] != "-":
+                apart.append(abs(number(row["icount"]) - number(row["profile"])))
     if not verdict or not apart:
         raise RegionError("no cross-check verdict in %s/summary.md" % run.name)
     return paragraph(style, "The cross-check %s, `summary.md`: %s; %s: icount and the profile at "
