@@ -42,7 +42,7 @@
  *           irqs_excluded irq_insns_excluded return_slot_mismatch
  *           entry_without_call nested_entries unattributed_insns
  *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
- *           slot_overflow
+ *           slot_overflow irq_accesses_excluded irq_accesses_unknown
  *   function NAME SYMBOL insns loads stores dlines ilines
  *   total NAME insns loads stores dlines ilines
  *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
@@ -64,7 +64,12 @@
  * gate_irqs, gate_irq_insns: the interrupts and exceptions taken between
  * the gates, in windows or not, and their instructions (part of
  * gate_kernel_insns); slot_overflow: windows past the last slot
- * (MAX_SLOTS), counted in the session and in slot MAX_SLOTS.
+ * (MAX_SLOTS), counted in the session and in slot MAX_SLOTS;
+ * irq_accesses_excluded: the loads and stores of an interrupt's delivery
+ * (QEMU reports them as the interrupted instruction's, after its own,
+ * or as the last one's that accessed memory), left out: an instruction's
+ * own accesses are those it made when no interrupt followed it; irq_accesses_unknown: interrupts after an
+ * instruction not seen alone yet, whose accesses were all counted.
  * A slot row is one check's average over the session's windows of slot
  * K (instructions, loads, stores, lines; checks, insns_min and insns_max
  * are whole), its slotfunction rows that slot's per-function averages.
@@ -97,6 +102,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define RUNAWAY 1000000
 /* Slots told apart: the checks one system call makes. */
 #define MAX_SLOTS 8
+/* Accesses of one instruction held until the next (an interrupt's
+ * delivery makes about ten). */
+#define PENDING_MAX 64
 
 enum insn_kind { K_OTHER, K_CALL, K_RET, K_IRET };
 
@@ -119,6 +127,9 @@ struct insn {
 	uint32_t func;
 	uint8_t size, kind;
 	bool idt_entry;
+	/* Its memory accesses, as counted in a window where no interrupt
+	 * followed it (-1: not seen yet). */
+	int16_t own_accesses;
 	uint8_t bytes[16];
 	struct insn *next;	/* hash chain */
 };
@@ -157,6 +168,13 @@ struct vcpu {
 	struct line_set lines;
 	/* Windows since the last system call entry, and this window's slot. */
 	uint32_t since_syscall, window_slot;
+	/* The memory accesses of the window's last instruction, counted at
+	 * the next one: QEMU delivers an interrupt's frame stores and
+	 * descriptor loads through the callbacks of the instruction it
+	 * interrupted, after that instruction's own. */
+	const struct insn *pending_insn;
+	struct access { uint64_t vaddr; uint8_t size; bool store; } pending[PENDING_MAX];
+	int npending;
 	/* A name sent by the gate's loads, for the next open. */
 	char name[CAPCHECK_NAME_MAX + 1];
 	size_t name_len;
@@ -167,7 +185,7 @@ struct session_counts {
 	uint64_t checks;
 	uint64_t user_start, kernel_start;
 	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
-	uint64_t gate_irqs, gate_irq_insns, slot_overflow;
+	uint64_t gate_irqs, gate_irq_insns, slot_overflow, irq_accesses, irq_accesses_unknown;
 };
 
 /* The windows of one slot (slot 0: all of them), per function. */
@@ -430,6 +448,7 @@ static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size
 		r->func = func_of(vaddr);
 		r->kind = classify(data, size);
 		r->idt_entry = is_idt_entry(vaddr, r->func, data, size);
+		r->own_accesses = -1;
 		r->next = insn_table[h];
 		insn_table[h] = r;
 	}
@@ -566,6 +585,8 @@ static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
 	for (size_t i = 0; i < v->ntouched; i++)
 		v->check[v->touched[i]] = (struct counts){ 0 };
 	v->ntouched = 0;
+	v->npending = 0;
+	v->pending_insn = NULL;
 	v->in_window = false;
 	v->closing = false;
 }
@@ -589,6 +610,42 @@ static void add_lines(struct vcpu *v, struct counts *c, uint32_t func, uint64_t 
 	}
 }
 
+static void count_access(struct vcpu *v, const struct insn *r, const struct access *a)
+{
+	struct counts *c = check_counts(v, r->func);
+
+	if (a->store)
+		c->stores++;
+	else
+		c->loads++;
+	add_lines(v, c, r->func, a->vaddr, a->size, false);
+}
+
+/* Count the held accesses of the window's last instruction; when the
+ * next instruction is an interrupt's entry (INTERRUPTED), only as many
+ * as that instruction makes alone. */
+static void settle_accesses(struct vcpu *v, bool interrupted)
+{
+	struct insn *r = (struct insn *)v->pending_insn;
+	int keep = v->npending;
+
+	if (interrupted) {
+		if (r->own_accesses < 0) {
+			__atomic_add_fetch(&session.c.irq_accesses_unknown, 1, __ATOMIC_RELAXED);
+		} else if (r->own_accesses < keep) {
+			__atomic_add_fetch(&session.c.irq_accesses, keep - r->own_accesses,
+					   __ATOMIC_RELAXED);
+			keep = r->own_accesses;
+		}
+	} else {
+		r->own_accesses = (int16_t)v->npending;
+	}
+	for (int i = 0; i < keep; i++)
+		count_access(v, r, &v->pending[i]);
+	v->npending = 0;
+	v->pending_insn = NULL;
+}
+
 /* An instruction of a window (not of an interrupt in it). */
 static void window_insn(struct vcpu *v, const struct insn *r)
 {
@@ -596,6 +653,7 @@ static void window_insn(struct vcpu *v, const struct insn *r)
 
 	c->insns++;
 	v->window_insns++;
+	v->pending_insn = r;	/* its accesses, none or more, follow */
 	add_lines(v, c, r->func, r->vaddr, r->size, true);
 	switch (r->kind) {
 	case K_CALL:
@@ -617,6 +675,8 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	struct vcpu *v = &vcpus[vcpu_index];
 	const struct insn *r = udata;
 
+	if (v->pending_insn)
+		settle_accesses(v, r->idt_entry);
 	if (v->in_window) {
 		if (v->closing)	/* a ret whose load never came */
 			window_end(v, true, true);
@@ -674,7 +734,7 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 	struct vcpu *v = &vcpus[vcpu_index];
 	const struct insn *r = udata;
 	bool store = qemu_plugin_mem_is_store(info);
-	struct counts *c;
+	struct access a = { vaddr, 1u << qemu_plugin_mem_size_shift(info), store };
 
 	if (r->kind == K_CALL && store) {
 		v->last_call = r;
@@ -682,14 +742,23 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 	}
 	if (!v->in_window || v->cur_excluded)
 		return;
-	c = check_counts(v, r->func);
-	if (store)
-		c->stores++;
-	else
-		c->loads++;
-	add_lines(v, c, r->func, vaddr, 1u << qemu_plugin_mem_size_shift(info), false);
-	if (v->closing && r->kind == K_RET && !store)
+	/* Not the last instruction's: an interrupt's delivery through the
+	 * callbacks of an earlier instruction (QEMU keeps the last ones
+	 * set across instructions that access no memory). */
+	if (r != v->prev) {
+		__atomic_add_fetch(&session.c.irq_accesses, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (v->pending_insn != r || v->npending == PENDING_MAX) {
+		if (v->pending_insn)
+			settle_accesses(v, false);
+		v->pending_insn = r;
+	}
+	v->pending[v->npending++] = a;
+	if (v->closing && r->kind == K_RET && !store) {
+		settle_accesses(v, false);
 		window_end(v, true, v->slot_known && vaddr != v->entry_slot);
+	}
 }
 
 /* --- sessions --- */
@@ -745,15 +814,17 @@ static void session_report(void)
 	bprintf(&b, "# session\tname\tchecks\tinsns_min\tinsns_max\tgate_user_insns\t"
 		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
 		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
-		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\n");
+		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\tirq_accesses_excluded\t"
+		"irq_accesses_unknown\n");
 	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name,
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+		"\t%" PRIu64 "\n", session.name,
 		session.c.checks, all->insns_min, all->insns_max, user_insns - session.c.user_start,
 		kernel_insns - session.c.kernel_start, session.c.irqs, session.c.irq_insns,
 		session.c.slot_mismatch, session.c.no_call, session.c.nested, session.c.unattributed,
 		session.c.unclosed, session.c.runaway, session.c.gate_irqs, session.c.gate_irq_insns,
-		session.c.slot_overflow);
+		session.c.slot_overflow, session.c.irq_accesses, session.c.irq_accesses_unknown);
 	bprintf(&b, "# per check (sums over the checks / checks)\n");
 	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\n");
 	total = report_functions(&b, all, "function", "");
