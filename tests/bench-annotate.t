@@ -85,6 +85,12 @@ contains "$out" '^\| 0x[0-9a-f]+ \| loop\.S:13 \| `ud2` \| 0\.000 \|$' \
 is "$(table_row "$out" loop.S:11)" '10.000' "by line: the loop's jnz, 10 per check"
 is "$(table_row "$out" total)" '35.000' "by line: the total is the function's 4 + 3 x 10 + 1"
 contains "$out" "innermost frame" "the listing says which frame of an inlined line it shows"
+# A kernel build directory: its Makefile names the source tree.
+mkdir -p "$tmp/build"
+cp "$tmp/a/vmlinux" "$tmp/build/"
+echo "include $tmp/a/Makefile" >"$tmp/build/Makefile"
+out=$(bench/annotate "$tmp/a/capcheck.log" "$tmp/build/vmlinux" 2>&1) || rc=$?
+is "$(table_row "$out" loop.S:11)" '10.000' "source lines relative to the tree a build directory's Makefile includes"
 
 # Two builds: B's loop adds an instruction on line 9.
 out=$(bench/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" "$tmp/b/capcheck.log" "$tmp/b/vmlinux" 2>&1) || rc=$?
