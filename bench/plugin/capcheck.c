@@ -550,7 +550,10 @@ static int annotate_setup(const char *map)
 		bool found = false;
 
 		for (size_t i = 0; i < nsyms; i++) {
-			if (!syms[i].text || strcmp(syms[i].name, anno_names[n]) || syms[i].annotated)
+			if (!syms[i].text || strcmp(syms[i].name, anno_names[n]))
+				continue;
+			found = true;
+			if (syms[i].annotated)	/* named twice */
 				continue;
 			if (i + 1 == nsyms || syms[i + 1].addr - syms[i].addr > ANNOTATE_MAX_BYTES - anno_bytes) {
 				fprintf(stderr, "capcheck: annotate=%s: its symbol in %s spans more than %d bytes\n",
@@ -560,7 +563,6 @@ static int annotate_setup(const char *map)
 			syms[i].annotated = true;
 			syms[i].anno_base = anno_bytes;
 			anno_bytes += syms[i + 1].addr - syms[i].addr;
-			found = true;
 		}
 		if (!found) {
 			fprintf(stderr, "capcheck: annotate=%s: %s has no text symbol of that name\n",
