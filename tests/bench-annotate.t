@@ -150,6 +150,33 @@ is "$rc" 0 "a vmlinux without debug info is annotated"
 is "$(table_row "$out" "$add")" '- | `add %ecx,%eax` | 10.000' "... without source lines"
 contains "$out" 'no \.debug_line.*CONFIG_DEBUG_INFO_DWARF5=y' "... and says what the kernel build needs"
 
+# bench/ab-annotate: two runs, percred on each side's build, stock's
+# the same kernel in both; bench/run packed them.
+for side in A B; do
+	mkdir -p "$tmp/$side/raw/profile-run1-percred" "$tmp/$side/raw/profile-run1-stock"
+	printf 'kernels=stock percred\nprofile_annotate=sum\n' >"$tmp/$side/meta"
+	cp "$tmp/n10.log" "$tmp/$side/raw/profile-run1-stock/capcheck.log"
+done
+cp "$tmp/n10.log" "$tmp/A/raw/profile-run1-percred/capcheck.log"
+cp "$tmp/b/capcheck.log" "$tmp/B/raw/profile-run1-percred/capcheck.log"
+bench/pack "$tmp/A"
+bench/pack "$tmp/B"
+rc=0
+out=$(bench/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "bench/ab-annotate reads two packed runs"
+is "$(printf '%s\n' "$out" | grep '^### ' | paste -sd' ' -)" \
+	"### stock: instructions per check (bench/annotate) ### percred: instructions per check (bench/annotate)" \
+	"... one section per configuration both booted"
+is "$(printf '%s\n' "$out" | awk '/^### percred/ { p = 1 } p' | grep '^| loop.S:9 |')" \
+	'| loop.S:9 | 10.000 | 20.000 | +10.000 |' "... percred with each side's vmlinux"
+is "$(printf '%s\n' "$out" | awk '/^### stock/ { p = 1 } /^### percred/ { p = 0 } p' | grep '^| total |')" \
+	'| total | 35.000 | 35.000 | +0.000 |' "... stock with the stock vmlinux on both sides"
+sed -i '/^profile_annotate=/d' "$tmp/B/meta"
+rc=0
+err=$(bench/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
+ok "$([ "$rc" = 1 ]; echo $?)" "a run without --annotate is refused (status $rc)"
+contains "$err" "B ran no --annotate profile" "... by name"
+
 # Bad usage.
 rc=0
 err=$(bench/annotate --functions nosuch "$tmp/n10.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
