@@ -5,7 +5,8 @@
 # from the trip count: the listing joins each instruction's address, line,
 # disassembly and executions per check; the table by line aligns two
 # builds; a log of another build, records that do not add up and a
-# vmlinux without debug info are said.
+# vmlinux without debug info are said; bench/ab-annotate on two made-up
+# runs.
 # shellcheck disable=SC2016 # the backquotes are markdown's
 set -eu
 . "$(dirname "$0")/lib.sh"
