@@ -605,12 +605,16 @@ static void annotate_clear(struct vcpu *v)
 	v->anno_ntouched = 0;
 }
 
-/* The insn rows of the session, in address order; N its checks. */
-static void annotate_report(struct buf *b, double n)
+/* The insn rows of the session, in address order, after its other
+ * records (under session_lock). */
+static void annotate_report(void)
 {
+	struct buf b = { 0 };
+	double n = session.c.checks ? (double)session.c.checks : 1.0;
+
 	if (!anno_bytes)
 		return;
-	bprintf(b, "# insn\tname\taddr\tsymbol\toffset\texecs_per_check\n");
+	bprintf(&b, "# insn\tname\taddr\tsymbol\toffset\texecs_per_check\n");
 	for (size_t i = 0; i < nsyms; i++) {
 		const struct symbol *s = &syms[i];
 
@@ -620,10 +624,11 @@ static void annotate_report(struct buf *b, double n)
 			uint64_t execs = session.anno_execs[s->anno_base + off];
 
 			if (execs)
-				bprintf(b, "insn\t%s\t0x%" PRIx64 "\t%s\t0x%" PRIx64 "\t%.3f\n", session.name,
+				bprintf(&b, "insn\t%s\t0x%" PRIx64 "\t%s\t0x%" PRIx64 "\t%.3f\n", session.name,
 					s->addr + off, s->name, off, execs / n);
 		}
 	}
+	bflush(&b);
 }
 
 /* --- windows --- */
@@ -872,7 +877,6 @@ static void session_report(void)
 	bprintf(&b, "total\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name,
 		total.insns / n, total.loads / n, total.stores / n, session.c.dlines / n,
 		session.c.ilines / n, total.l1d_misses / n);
-	annotate_report(&b, n);
 	bflush(&b);
 	sessions_reported++;
 }
@@ -910,6 +914,7 @@ static void gate_close(void)
 	pthread_mutex_lock(&session_lock);
 	if (session.open) {
 		session_report();
+		annotate_report();
 		__atomic_store_n(&session.open, false, __ATOMIC_RELEASE);
 	} else {
 		qemu_plugin_outs("# capcheck: a close without an open session\n");
