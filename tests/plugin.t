@@ -32,6 +32,11 @@ rc=0
 err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin" 2>&1 </dev/null) || rc=$?
 ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when the plugin has no map= (status $rc)"
 contains "$err" 'capcheck: no map=PATH' "... and the plugin says what is missing"
+rc=0
+err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin,map=$map,annotate=no_such_function" \
+	2>&1 </dev/null) || rc=$?
+ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when annotate= names no function of the map (status $rc)"
+contains "$err" 'annotate=no_such_function: .* has no text symbol' "... and the plugin says which"
 
 # boot_plugin NAME APPEND COMMAND... - boot with the plugin (and
 # annotate=$annotate if set), its log in $tmp/NAME.log, the guest's output

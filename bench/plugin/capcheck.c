@@ -556,8 +556,9 @@ static int annotate_setup(const char *map)
 			if (syms[i].annotated)	/* named twice */
 				continue;
 			if (i + 1 == nsyms || syms[i + 1].addr - syms[i].addr > ANNOTATE_MAX_BYTES - anno_bytes) {
-				fprintf(stderr, "capcheck: annotate=%s: its symbol in %s spans more than %d bytes\n",
-					anno_names[n], map, ANNOTATE_MAX_BYTES);
+				fprintf(stderr, "capcheck: annotate=%s: with it the annotated functions span more "
+					"than %d bytes of %s (a symbol to the next)\n", anno_names[n],
+					ANNOTATE_MAX_BYTES, map);
 				return -1;
 			}
 			syms[i].annotated = true;
@@ -565,7 +566,8 @@ static int annotate_setup(const char *map)
 			anno_bytes += syms[i + 1].addr - syms[i].addr;
 		}
 		if (!found) {
-			fprintf(stderr, "capcheck: annotate=%s: %s has no text symbol of that name\n",
+			fprintf(stderr, "capcheck: annotate=%s: %s has no text symbol of that name (of "
+				"the names at one address, name the one the function rows show)\n",
 				anno_names[n], map);
 			return -1;
 		}
