@@ -29,10 +29,13 @@
  * report. Exact with one vCPU; with more, each vCPU's windows are counted
  * but the gate counters are shared.
  *
- * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL]):
+ * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL][,annotate=SYM:...]):
  *   map=PATH      the booted kernel's System.map (required)
  *   entry=SYMBOL  the function whose calls are the checks (default
  *                 security_capable)
+ *   annotate=SYMBOL[:SYMBOL...]  functions of the System.map whose every
+ *                 instruction's executions in the checks are counted (the
+ *                 insn records); may be given more than once
  *
  * Output (QEMU's plugin log: -d plugin -D FILE). Lines that start with
  * '#' are comments; the others are tab-separated, their first field the
@@ -47,6 +50,7 @@
  *   total NAME insns loads stores dlines ilines
  *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
  *   slotfunction NAME K SYMBOL insns loads stores dlines ilines
+ *   insn NAME ADDR SYMBOL OFFSET execs_per_check
  *
  * checks: windows completed in the session; insns_min/max: the fewest and
  * most instructions of one window; gate_user_insns and gate_kernel_insns:
@@ -78,6 +82,12 @@
  * instructions first. dlines and ilines count the distinct lines each
  * function touched in a check; the total row's count the distinct lines
  * of the whole check (a line two functions touch counts once there).
+ * An insn row is one instruction of an annotate= function that ran in the
+ * session's checks (interrupts left out as above), in address order: its
+ * address (0x hex), its function and its offset in it (hex), and its
+ * executions divided by the session's checks; the rows of a function add
+ * up to its function row's insns (bench/annotate lists them with the
+ * source lines and disassembly of the kernel's vmlinux).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -112,6 +122,10 @@ struct symbol {
 	uint64_t addr;
 	char *name;
 	bool text;
+	/* Its instructions are counted one by one (annotate=), at
+	 * anno_base + offset of the per-byte counters. */
+	bool annotated;
+	size_t anno_base;
 	/* An IDT entry: at the symbol's start, or at each stub of a table. */
 	bool entry_at_start, entry_stubs;
 };
@@ -126,7 +140,7 @@ struct insn {
 	uint64_t vaddr;
 	uint32_t func;
 	uint8_t size, kind;
-	bool idt_entry;
+	bool idt_entry, annotated;
 	/* Its memory accesses, as counted in a window where no interrupt
 	 * followed it (-1: not seen yet). */
 	int16_t own_accesses;
@@ -175,6 +189,10 @@ struct vcpu {
 	const struct insn *pending_insn;
 	struct access { uint64_t vaddr; uint8_t size; bool store; } pending[PENDING_MAX];
 	int npending;
+	/* Executions of annotated instructions this window, per byte of
+	 * the annotated functions, and the offsets counted. */
+	uint64_t *anno_window;
+	size_t *anno_touched, anno_ntouched;
 	/* A name sent by the gate's loads, for the next open. */
 	char name[CAPCHECK_NAME_MAX + 1];
 	size_t name_len;
@@ -202,9 +220,13 @@ struct session {
 	char name[CAPCHECK_NAME_MAX + 1];
 	struct session_counts c;
 	struct slot slots[MAX_SLOTS + 1];
+	uint64_t *anno_execs;	/* per byte of the annotated functions */
 };
 
 static const char *entry_name = "security_capable";
+/* The annotate= names, and the bytes of their functions in all. */
+static char **anno_names;
+static size_t anno_nnames, anno_bytes;
 static uint64_t entry_addr, syscall_addr;
 static struct vcpu *vcpus;
 static int nvcpus;
@@ -449,6 +471,7 @@ static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size
 		r->kind = classify(data, size);
 		r->idt_entry = is_idt_entry(vaddr, r->func, data, size);
 		r->own_accesses = -1;
+		r->annotated = r->func != NO_FUNC && syms[r->func].annotated;
 		r->next = insn_table[h];
 		insn_table[h] = r;
 	}
@@ -506,6 +529,122 @@ static void line_set_clear(struct line_set *s)
 		memset(s->slots, 0, s->size * sizeof(*s->slots));
 		s->gen = 1;
 	}
+}
+
+/* --- annotated functions: executions per instruction --- */
+
+/* Most bytes of annotated functions: a name whose symbol spans more is
+ * not a function (the last of a section, or a typo for a table). */
+#define ANNOTATE_MAX_BYTES (1 << 20)
+
+static int annotate_parse(const char *list)
+{
+	char *names = strdup(list), *save = NULL;
+
+	if (!names)
+		abort();
+	for (char *name = strtok_r(names, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+		anno_names = realloc(anno_names, (anno_nnames + 1) * sizeof(*anno_names));
+		if (!anno_names)
+			abort();
+		anno_names[anno_nnames++] = name;
+	}
+	if (!anno_nnames) {
+		fprintf(stderr, "capcheck: annotate= names no function (annotate=SYMBOL[:SYMBOL...])\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Mark the text symbols of the annotate= names; a function spans from its
+ * symbol to the next (func_of()'s attribution). */
+static int annotate_setup(const char *map)
+{
+	for (size_t n = 0; n < anno_nnames; n++) {
+		bool found = false;
+
+		for (size_t i = 0; i < nsyms; i++) {
+			if (!syms[i].text || strcmp(syms[i].name, anno_names[n]))
+				continue;
+			found = true;
+			if (syms[i].annotated)	/* named twice */
+				continue;
+			if (i + 1 == nsyms || syms[i + 1].addr - syms[i].addr > ANNOTATE_MAX_BYTES - anno_bytes) {
+				fprintf(stderr, "capcheck: annotate=%s: with it the annotated functions span more "
+					"than %d bytes of %s (a symbol to the next)\n", anno_names[n],
+					ANNOTATE_MAX_BYTES, map);
+				return -1;
+			}
+			syms[i].annotated = true;
+			syms[i].anno_base = anno_bytes;
+			anno_bytes += syms[i + 1].addr - syms[i].addr;
+		}
+		if (!found) {
+			fprintf(stderr, "capcheck: annotate=%s: %s has no text symbol of that name (of "
+				"the names at one address, name the one the function rows show)\n",
+				anno_names[n], map);
+			return -1;
+		}
+	}
+	if (anno_bytes)
+		session.anno_execs = xcalloc(anno_bytes, sizeof(*session.anno_execs));
+	return 0;
+}
+
+/* An instruction of a window: counted if its function is annotated. */
+static void annotate_count(struct vcpu *v, const struct insn *r)
+{
+	size_t at;
+
+	if (!r->annotated)
+		return;
+	if (!v->anno_window) {
+		v->anno_window = xcalloc(anno_bytes, sizeof(*v->anno_window));
+		v->anno_touched = xcalloc(anno_bytes, sizeof(*v->anno_touched));
+	}
+	at = syms[r->func].anno_base + (r->vaddr - syms[r->func].addr);
+	if (!v->anno_window[at]++)
+		v->anno_touched[v->anno_ntouched++] = at;
+}
+
+/* The window's counts into the session's (under session_lock). */
+static void annotate_add(const struct vcpu *v)
+{
+	for (size_t i = 0; i < v->anno_ntouched; i++)
+		session.anno_execs[v->anno_touched[i]] += v->anno_window[v->anno_touched[i]];
+}
+
+static void annotate_clear(struct vcpu *v)
+{
+	for (size_t i = 0; i < v->anno_ntouched; i++)
+		v->anno_window[v->anno_touched[i]] = 0;
+	v->anno_ntouched = 0;
+}
+
+/* The insn rows of the session, in address order, after its other
+ * records (under session_lock). */
+static void annotate_report(void)
+{
+	struct buf b = { 0 };
+	double n = session.c.checks ? (double)session.c.checks : 1.0;
+
+	if (!anno_bytes)
+		return;
+	bprintf(&b, "# insn\tname\taddr\tsymbol\toffset\texecs_per_check\n");
+	for (size_t i = 0; i < nsyms; i++) {
+		const struct symbol *s = &syms[i];
+
+		if (!s->annotated)
+			continue;
+		for (uint64_t off = 0; off < syms[i + 1].addr - s->addr; off++) {
+			uint64_t execs = session.anno_execs[s->anno_base + off];
+
+			if (execs)
+				bprintf(&b, "insn\t%s\t0x%" PRIx64 "\t%s\t0x%" PRIx64 "\t%.3f\n", session.name,
+					s->addr + off, s->name, off, execs / n);
+		}
+	}
+	bflush(&b);
 }
 
 /* --- windows --- */
@@ -577,6 +716,7 @@ static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
 			session.c.no_call += !v->slot_known;
 			session.c.slot_mismatch += slot_mismatch;
 			session.c.unattributed += v->check[NO_FUNC].insns;
+			annotate_add(v);
 		} else {
 			session.c.runaway++;
 		}
@@ -587,6 +727,7 @@ static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
 	v->ntouched = 0;
 	v->npending = 0;
 	v->pending_insn = NULL;
+	annotate_clear(v);
 	v->in_window = false;
 	v->closing = false;
 }
@@ -654,6 +795,7 @@ static void window_insn(struct vcpu *v, const struct insn *r)
 	c->insns++;
 	v->window_insns++;
 	v->pending_insn = r;	/* its accesses, none or more, follow */
+	annotate_count(v, r);
 	add_lines(v, c, r->func, r->vaddr, r->size, true);
 	switch (r->kind) {
 	case K_CALL:
@@ -876,6 +1018,8 @@ static void gate_open(struct vcpu *v)
 		*slot = (struct slot){ .funcs = slot->funcs, .touched = slot->touched };
 	}
 	session.c = (struct session_counts){ 0 };
+	if (anno_bytes)
+		memset(session.anno_execs, 0, anno_bytes * sizeof(*session.anno_execs));
 	snprintf(session.name, sizeof(session.name), "%s", v->name_len ? v->name : "unnamed");
 	session.gen++;
 	session.c.user_start = user_insns;
@@ -892,6 +1036,7 @@ static void gate_close(void)
 	pthread_mutex_lock(&session_lock);
 	if (session.open) {
 		session_report();
+		annotate_report();
 		__atomic_store_n(&session.open, false, __ATOMIC_RELEASE);
 	} else {
 		qemu_plugin_outs("# capcheck: a close without an open session\n");
@@ -1011,9 +1156,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			map = argv[i] + 4;
 		} else if (!strncmp(argv[i], "entry=", 6)) {
 			entry_name = argv[i] + 6;
+		} else if (!strncmp(argv[i], "annotate=", 9)) {
+			if (annotate_parse(argv[i] + 9))
+				return -1;
 		} else {
-			fprintf(stderr, "capcheck: unknown argument '%s' (map=PATH, entry=SYMBOL)\n",
-				argv[i]);
+			fprintf(stderr, "capcheck: unknown argument '%s' (map=PATH, entry=SYMBOL, "
+				"annotate=SYMBOL[:SYMBOL...])\n", argv[i]);
 			return -1;
 		}
 	}
@@ -1025,7 +1173,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "capcheck: no map=PATH (the booted kernel's System.map)\n");
 		return -1;
 	}
-	if (load_map(map))
+	if (load_map(map) || annotate_setup(map))
 		return -1;
 	for (size_t i = 0; i < nsyms; i++) {
 		if (syms[i].text && !strcmp(syms[i].name, entry_name))
@@ -1046,6 +1194,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	bprintf(&b, "# capcheck: map %s: %zu symbols; checks are windows of %s at 0x%" PRIx64
 		"; %d vCPU(s)\n", map, nsyms, entry_name, entry_addr, nvcpus);
+	for (size_t n = 0; n < anno_nnames; n++)
+		bprintf(&b, "# capcheck: annotate %s\n", anno_names[n]);
 	bflush(&b);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
