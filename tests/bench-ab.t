@@ -246,6 +246,9 @@ is "$(ls "$tmp/results-copy/ab/$(basename "$ab_dir")" | paste -sd' ' -)" "README
 ab --plan --profile HEAD HEAD
 contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" --mode icount,profile$' \
 	"--profile: the plugin's profile in the same bench/run"
+ab --plan --annotate "cap_capable security_capable" HEAD HEAD
+contains "$out" '^# bench/ab: bench/run .* --mode icount,profile --annotate cap_capable security_capable$' \
+	"--annotate: the profile, with the functions' instructions counted"
 
 # bench/ab-seed on a made-up built root: its paths rewritten, mtimes kept.
 from=$tmp/seed/aaaaaaaaaaaa to=$tmp/seed/bbbbbbbbbbbb
