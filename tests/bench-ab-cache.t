@@ -13,18 +13,7 @@ cd "$repo_dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# A committed copy of the files bench/ab reads, to change at will.
-repo=$tmp/repo
-mkdir -p "$repo"
-git ls-files -co --exclude-standard -- Makefile README.md bench usercaps vm | tar -cf - -T - | tar -xf - -C "$repo"
-g() {
-	git -C "$repo" -c user.name=test -c user.email=test@localhost "$@"
-}
-g init -q
-g add -A
-g commit -q -m base
-export USERCAPS_CACHE=$tmp/cache
-export LINUX_TARBALL=$tmp/no-tarball
+. "$(dirname "$0")/ab-lib.sh"
 
 # key KERNEL OPTIONS - the copy's cache key.
 key() {
@@ -92,13 +81,7 @@ is "$(grep -e '^kernels=' -e '^reused=' -e '^stock_' "$tmp/composed/meta" | past
 	"stock_kernel_release=6.1-stock kernels=percred stock reused=K1/percred@2026-01-02T03:04:05Z S1/stock@2026-01-02T03:04:05Z" \
 	"... its meta: the configurations, stock's lines from stock's entry, and what it reused"
 
-# bench/ab --plan in the copy: ab ARGS... - output in $out, status in $rc.
-ab() {
-	rc=0
-	out=$(timeout 60 "$repo/bench/ab" "$@" 2>&1) || rc=$?
-}
-ab_roots=$USERCAPS_CACHE/ab
-[ "${USERCAPS_LINUX:-6.1}" = 6.1 ] || ab_roots=$USERCAPS_CACHE/linux-$USERCAPS_LINUX/ab
+# bench/ab --plan in the copy.
 ab --plan --kernels percred HEAD HEAD
 first=$(echo "$out" | sed -n 's/^A: \([0-9a-f]\{16\}\) to boot: percred$/\1/p')
 contains "$first" '^[0-9a-f]{16}$' "bench/ab --plan: a side with nothing cached is to boot"

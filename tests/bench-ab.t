@@ -12,34 +12,12 @@ tmp=$(mktemp -d)
 holder=
 trap '[ -z "$holder" ] || kill "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# A repository of the working tree's files that bench/ab reads, committed,
-# so that the copy can be made dirty and its history grown at will.
-repo=$tmp/repo
-mkdir -p "$repo"
-git ls-files -co --exclude-standard -- Makefile README.md bench usercaps vm | tar -cf - -T - | tar -xf - -C "$repo"
-g() {
-	git -C "$repo" -c user.name=test -c user.email=test@localhost "$@"
-}
-g init -q
-g add -A
-g commit -q -m base
-export USERCAPS_CACHE=$tmp/cache
-# No kernel is built here: a refusal that let a run through fails at once.
-export LINUX_TARBALL=$tmp/no-tarball
+. "$(dirname "$0")/ab-lib.sh"
 
-# ab ARGS... - the copy's bench/ab: output in $out, status in $rc.
-ab() {
-	rc=0
-	out=$(timeout 60 "$repo/bench/ab" "$@" 2>&1) || rc=$?
-}
 # kernel_of SIDE - the kernel id --plan printed for SIDE.
 kernel_of() {
 	echo "$out" | sed -n "s/^# bench\/ab: $1=.*, kernel \([0-9a-f]*\) in .*/\1/p"
 }
-# The kernel under test's A/B roots: 6.1's at the cache's top level,
-# another kernel's beside its own tree.
-ab_roots=$USERCAPS_CACHE/ab
-[ "${USERCAPS_LINUX:-6.1}" = 6.1 ] || ab_roots=$USERCAPS_CACHE/linux-$USERCAPS_LINUX/ab
 nothing_made() { # DESCRIPTION
 	is "$(ls "$USERCAPS_CACHE" 2>/dev/null; ls "$repo/results" 2>/dev/null)" "" "$1"
 }
