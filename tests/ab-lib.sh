@@ -27,3 +27,13 @@ ab() {
 # another kernel's beside its own tree.
 ab_roots=$USERCAPS_CACHE/ab
 [ "${USERCAPS_LINUX:-6.1}" = 6.1 ] || ab_roots=$USERCAPS_CACHE/linux-$USERCAPS_LINUX/ab
+
+# differs GOT OTHER DESCRIPTION - passes when GOT is not OTHER.
+differs() {
+	if [ "$1" != "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   both: '$1'"
+	fi
+}

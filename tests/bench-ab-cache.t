@@ -22,23 +22,19 @@ key() {
 base=$(key kernel-1 "--mode profile")
 contains "$base" '^[0-9a-f]{16}$' "bench/ab-cache key: 16 hex digits"
 is "$(key kernel-1 "--mode profile")" "$base" "... the same for the same kernel, harness and options"
-[ "$(key kernel-2 "--mode profile")" != "$base" ]
-ok $? "... another for another kernel"
-[ "$(key kernel-1 "--mode icount,profile")" != "$base" ]
-ok $? "... another for another option"
+differs "$(key kernel-2 "--mode profile")" "$base" "... another for another kernel"
+differs "$(key kernel-1 "--mode icount,profile")" "$base" "... another for another option"
 contains "$("$repo/bench/ab-cache" key kernel-1 "--mode profile")" '^harness [0-9a-f]{64}$' \
 	"... its lines name the harness id"
 
 for f in bench/run bench/guest/measure bench/guest/programs/capbench.c bench/plugin/capcheck.c \
 	vm/run vm/lib.sh vm/guest-init; do
 	echo "# changed" >>"$repo/$f"
-	[ "$(key kernel-1 "--mode profile")" != "$base" ]
-	ok $? "a change to the harness, $f: another key"
+	differs "$(key kernel-1 "--mode profile")" "$base" "a change to the harness, $f: another key"
 	g checkout -q -- "$f"
 done
 touch "$repo/bench/guest/programs/new.c"
-[ "$(key kernel-1 "--mode profile")" != "$base" ]
-ok $? "... a new file in it too"
+differs "$(key kernel-1 "--mode profile")" "$base" "... a new file in it too"
 rm "$repo/bench/guest/programs/new.c"
 for f in README.md bench/summarize bench/plot usercaps/security/usercaps/lsm.c; do
 	echo "# changed" >>"$repo/$f"
@@ -96,14 +92,12 @@ ab --plan --kernels "percred naive" HEAD HEAD
 contains "$out" "^A: $first to boot: naive$" "a configuration not cached is booted, the cached one not"
 ab --plan --kernels percred --workloads kill HEAD HEAD
 contains "$out" '^A: [0-9a-f]{16} to boot: percred$' "other options: booted again"
-! echo "$out" | grep -q "^A: $first "
-ok $? "... under another key"
+is "$(echo "$out" | grep "^A: $first ")" "" "... under another key"
 echo "# changed" >>"$repo/bench/guest/measure"
 g commit -q -a -m harness
 ab --plan --kernels percred HEAD HEAD
 contains "$out" '^A: [0-9a-f]{16} to boot: percred$' "a changed harness (bench/guest/measure): booted again"
-! echo "$out" | grep -q "^A: $first "
-ok $? "... under another key"
+is "$(echo "$out" | grep "^A: $first ")" "" "... under another key"
 
 # bench/ab-exact on a recorded A = B pair: two boots of one kernel.
 recorded=results/ab/483b536-vs-483b536-20261205-073618
@@ -114,8 +108,8 @@ body=$(echo "$table" | grep '^| [a-z]' | grep -v '^| workload')
 is "$(echo "$body" | wc -l)" 63 "... a row per workload and configuration: 3 workloads, 21 configurations"
 is "$(echo "$body" | awk -F'|' '{ gsub(/ /, ""); print $7, $8, $9, $10 }' | sort -u)" "0 0 0 0" \
 	"A = B: exactly 0 instructions, loads, stores and instruction lines in every row"
-[ "$(echo "$body" | awk -F'|' '{ gsub(/ /, ""); print $11 }' | sort -u)" != 0 ]
-ok $? "... while the data lines move from one boot to the next (two boots, not one read twice)"
+differs "$(echo "$body" | awk -F'|' '{ gsub(/ /, ""); print $11 }' | sort -u)" 0 \
+	"... while the data lines move from one boot to the next (two boots, not one read twice)"
 
 # made_up_profile RUN INSNS - a run whose plugin log has ioprio's two
 # slots in percred-grant (K=2's instructions INSNS), and kill's total
