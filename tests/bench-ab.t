@@ -183,7 +183,7 @@ contains "$(echo "$table" | sed -n 3p)" '^\| kill \| stock-allowed' "... stock f
 # percred-grant check with INSNS in usercaps_percred_capable.
 profile() {
 	mkdir -p "$tmp/$1/profile"
-	printf '# made up\nfunction\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n%s\n%s\n%s\n' \
+	printf '# made up\nfunction\tinsns\tloads\tstores\tdlines\tilines\n%s\n%s\n%s\n' \
 		"cap_capable	12.00	3.00	0.00	2.00	1.00	0.00" \
 		"usercaps_percred_capable	$2	4.00	0.00	2.00	1.00	0.00" \
 		"total	$(awk -v x="$2" 'BEGIN { printf "%.2f", 12 + x }')	7.00	0.00	4.00	2.00	0.00" >"$tmp/$1/profile/kill-percred-grant.tsv"

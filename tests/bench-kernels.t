@@ -48,7 +48,7 @@ functions() {
 	shift
 	{
 		echo "# one capability check of kill in stock-allowed (made up)"
-		printf 'function\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n'
+		printf 'function\tinsns\tloads\tstores\tdlines\tilines\n'
 		while [ $# -gt 0 ]; do
 			printf '%s\t%s\t1\t1\t1\t1\t0\n' "$1" "$2"
 			total=$((total + $2))

@@ -12,9 +12,14 @@
  * differ). Within a window it counts, per function of the kernel's
  * System.map (the last symbol at or below the address; QEMU sees virtual
  * addresses, so boot with nokaslr), the instructions executed, the loads
- * and stores, the distinct 64-byte data lines and instruction lines
- * touched, and the misses of an L1D model fed the window's data
- * accesses. An interrupt or exception that lands inside a window (an
+ * and stores, and the distinct 64-byte data lines and instruction lines
+ * touched (the cold-cache bound; no cache model: one fed only the
+ * checks' accesses would never see what evicts their lines). A window is
+ * also counted in its slot: its ordinal among the windows since the
+ * vCPU last entered the kernel by a system call (entry_SYSCALL_64), so
+ * that the checks one call makes, each of its own capability, are told
+ * apart (ioprio_set: slot 1 CAP_SYS_ADMIN, slot 2 CAP_SYS_NICE).
+ * An interrupt or exception that lands inside a window (an
  * instruction at an IDT entry: the start of asm_exc_* or asm_sysvec_*,
  * a stub of irq_entries_start or spurious_entries_start) is left out up
  * to its matching iret, and counted.
@@ -37,8 +42,11 @@
  *           irqs_excluded irq_insns_excluded return_slot_mismatch
  *           entry_without_call nested_entries unattributed_insns
  *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
- *   function NAME SYMBOL insns loads stores dlines ilines l1d_misses
- *   total NAME insns loads stores dlines ilines l1d_misses
+ *           slot_overflow
+ *   function NAME SYMBOL insns loads stores dlines ilines
+ *   total NAME insns loads stores dlines ilines
+ *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
+ *   slotfunction NAME K SYMBOL insns loads stores dlines ilines
  *
  * checks: windows completed in the session; insns_min/max: the fewest and
  * most instructions of one window; gate_user_insns and gate_kernel_insns:
@@ -55,7 +63,11 @@
  * runaway_windows: windows dropped after RUNAWAY instructions;
  * gate_irqs, gate_irq_insns: the interrupts and exceptions taken between
  * the gates, in windows or not, and their instructions (part of
- * gate_kernel_insns).
+ * gate_kernel_insns); slot_overflow: windows past the last slot
+ * (MAX_SLOTS), counted in the session and in slot MAX_SLOTS.
+ * A slot row is one check's average over the session's windows of slot
+ * K (instructions, loads, stores, lines; checks, insns_min and insns_max
+ * are whole), its slotfunction rows that slot's per-function averages.
  * A function row is one check's average: its sums over the session's
  * checks divided by checks, one row per function that ran, the most
  * instructions first. dlines and ilines count the distinct lines each
@@ -83,10 +95,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define LINE_SHIFT 6
 /* A window longer than this is a tracking failure, not a check. */
 #define RUNAWAY 1000000
-
-/* The L1D model: 32 KiB, 8 ways, 64-byte lines, LRU. */
-#define L1D_WAYS 8
-#define L1D_SETS (32768 / 64 / L1D_WAYS)
+/* Slots told apart: the checks one system call makes. */
+#define MAX_SLOTS 8
 
 enum insn_kind { K_OTHER, K_CALL, K_RET, K_IRET };
 
@@ -114,7 +124,7 @@ struct insn {
 };
 
 struct counts {
-	uint64_t insns, loads, stores, dlines, ilines, l1d_misses;
+	uint64_t insns, loads, stores, dlines, ilines;
 };
 
 /* A set of (line, function, data or instruction) seen in one window:
@@ -145,9 +155,8 @@ struct vcpu {
 	uint32_t *touched;	/* functions with counts this window */
 	size_t ntouched;
 	struct line_set lines;
-	/* The L1D model and the session it is warm for. */
-	uint64_t l1d_tag[L1D_SETS][L1D_WAYS], l1d_age[L1D_SETS][L1D_WAYS], l1d_clock;
-	uint32_t l1d_gen;
+	/* Windows since the last system call entry, and this window's slot. */
+	uint32_t since_syscall, window_slot;
 	/* A name sent by the gate's loads, for the next open. */
 	char name[CAPCHECK_NAME_MAX + 1];
 	size_t name_len;
@@ -155,10 +164,18 @@ struct vcpu {
 
 /* What a session counts besides its functions' counts, zeroed at open. */
 struct session_counts {
-	uint64_t checks, insns_min, insns_max, dlines, ilines;
+	uint64_t checks;
 	uint64_t user_start, kernel_start;
 	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
-	uint64_t gate_irqs, gate_irq_insns;
+	uint64_t gate_irqs, gate_irq_insns, slot_overflow;
+};
+
+/* The windows of one slot (slot 0: all of them), per function. */
+struct slot {
+	uint64_t checks, insns_min, insns_max, dlines, ilines;
+	struct counts *funcs;
+	uint32_t *touched;
+	size_t ntouched;
 };
 
 struct session {
@@ -166,13 +183,11 @@ struct session {
 	uint32_t gen;
 	char name[CAPCHECK_NAME_MAX + 1];
 	struct session_counts c;
-	struct counts *funcs;
-	uint32_t *touched;
-	size_t ntouched;
+	struct slot slots[MAX_SLOTS + 1];
 };
 
 static const char *entry_name = "security_capable";
-static uint64_t entry_addr;
+static uint64_t entry_addr, syscall_addr;
 static struct vcpu *vcpus;
 static int nvcpus;
 static struct session session;
@@ -422,7 +437,7 @@ static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size
 	return r;
 }
 
-/* --- the window's sets of lines and the L1D model --- */
+/* --- the window's sets of lines --- */
 
 static uint64_t mix(uint64_t x)
 {
@@ -474,26 +489,6 @@ static void line_set_clear(struct line_set *s)
 	}
 }
 
-/* One access to LINE; true on a miss. */
-static bool l1d_access(struct vcpu *v, uint64_t line)
-{
-	uint64_t *tag = v->l1d_tag[line % L1D_SETS], *age = v->l1d_age[line % L1D_SETS];
-	int victim = 0;
-
-	v->l1d_clock++;
-	for (int w = 0; w < L1D_WAYS; w++) {
-		if (age[w] && tag[w] == line) {
-			age[w] = v->l1d_clock;
-			return false;
-		}
-		if (age[w] < age[victim])
-			victim = w;
-	}
-	tag[victim] = line;
-	age[victim] = v->l1d_clock;
-	return true;
-}
-
 /* --- windows --- */
 
 static struct counts *check_counts(struct vcpu *v, uint32_t func)
@@ -514,14 +509,35 @@ static void window_start(struct vcpu *v)
 	v->depth = 0;
 	v->window_insns = v->window_dlines = v->window_ilines = 0;
 	v->window_gen = session.gen;
-	if (v->l1d_gen != session.gen) {
-		memset(v->l1d_tag, 0, sizeof(v->l1d_tag));
-		memset(v->l1d_age, 0, sizeof(v->l1d_age));
-		v->l1d_gen = session.gen;
-	}
+	v->window_slot = ++v->since_syscall;
 	line_set_clear(&v->lines);
 	v->slot_known = v->prev && v->prev == v->last_call;
 	v->entry_slot = v->last_call_slot;
+}
+
+/* Add this window's counts to SLOT of the session. */
+static void slot_add(struct slot *slot, const struct vcpu *v)
+{
+	for (size_t i = 0; i < v->ntouched; i++) {
+		uint32_t f = v->touched[i];
+		const struct counts *c = &v->check[f];
+		struct counts *s = &slot->funcs[f];
+
+		if (!s->insns && !s->loads && !s->stores)
+			slot->touched[slot->ntouched++] = f;
+		s->insns += c->insns;
+		s->loads += c->loads;
+		s->stores += c->stores;
+		s->dlines += c->dlines;
+		s->ilines += c->ilines;
+	}
+	if (!slot->checks || v->window_insns < slot->insns_min)
+		slot->insns_min = v->window_insns;
+	if (v->window_insns > slot->insns_max)
+		slot->insns_max = v->window_insns;
+	slot->checks++;
+	slot->dlines += v->window_dlines;
+	slot->ilines += v->window_ilines;
 }
 
 /* Drop the window, or with KEEP add it to the session. */
@@ -530,26 +546,15 @@ static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
 	pthread_mutex_lock(&session_lock);
 	if (session.open && session.gen == v->window_gen) {
 		if (keep) {
-			for (size_t i = 0; i < v->ntouched; i++) {
-				uint32_t f = v->touched[i];
-				struct counts *c = &v->check[f], *s = &session.funcs[f];
+			uint32_t k = v->window_slot;
 
-				if (!s->insns && !s->loads && !s->stores)
-					session.touched[session.ntouched++] = f;
-				s->insns += c->insns;
-				s->loads += c->loads;
-				s->stores += c->stores;
-				s->dlines += c->dlines;
-				s->ilines += c->ilines;
-				s->l1d_misses += c->l1d_misses;
+			if (k > MAX_SLOTS) {
+				session.c.slot_overflow++;
+				k = MAX_SLOTS;
 			}
-			if (!session.c.checks || v->window_insns < session.c.insns_min)
-				session.c.insns_min = v->window_insns;
-			if (v->window_insns > session.c.insns_max)
-				session.c.insns_max = v->window_insns;
+			slot_add(&session.slots[0], v);
+			slot_add(&session.slots[k], v);
 			session.c.checks++;
-			session.c.dlines += v->window_dlines;
-			session.c.ilines += v->window_ilines;
 			session.c.no_call += !v->slot_known;
 			session.c.slot_mismatch += slot_mismatch;
 			session.c.unattributed += v->check[NO_FUNC].insns;
@@ -581,8 +586,6 @@ static void add_lines(struct vcpu *v, struct counts *c, uint32_t func, uint64_t 
 			else
 				v->window_dlines++;
 		}
-		if (!instr && l1d_access(v, line))
-			c->l1d_misses++;
 	}
 }
 
@@ -644,6 +647,13 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	v->prev = r;
 }
 
+/* A system call's entry: the checks that follow are its own. */
+static void syscall_exec(unsigned int vcpu_index, void *udata)
+{
+	vcpus[vcpu_index].since_syscall = 0;
+	insn_exec(vcpu_index, udata);
+}
+
 static void entry_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &vcpus[vcpu_index];
@@ -684,59 +694,94 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 
 /* --- sessions --- */
 
+static const struct slot *sorting;
+
 static int cmp_func(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t ix = session.funcs[x].insns, iy = session.funcs[y].insns;
+	uint64_t ix = sorting->funcs[x].insns, iy = sorting->funcs[y].insns;
 
 	if (ix != iy)
 		return ix > iy ? -1 : 1;
 	return strcmp(func_name(x), func_name(y));
 }
 
+/* SLOT's functions, the most instructions first, as KIND rows (with
+ * PREFIX before the symbol); returns their sum. */
+static struct counts report_functions(struct buf *b, struct slot *slot, const char *kind,
+				      const char *prefix)
+{
+	struct counts total = { 0 };
+	double n = (double)slot->checks;
+
+	sorting = slot;
+	qsort(slot->touched, slot->ntouched, sizeof(*slot->touched), cmp_func);
+	for (size_t i = 0; i < slot->ntouched; i++) {
+		const struct counts *c = &slot->funcs[slot->touched[i]];
+
+		bprintf(b, "%s\t%s\t%s%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", kind, session.name, prefix,
+			func_name(slot->touched[i]), c->insns / n, c->loads / n, c->stores / n,
+			c->dlines / n, c->ilines / n);
+		total.insns += c->insns;
+		total.loads += c->loads;
+		total.stores += c->stores;
+	}
+	return total;
+}
+
 static void session_report(void)
 {
 	struct buf b = { 0 };
-	struct counts total = { 0 };
-	double n = session.c.checks ? (double)session.c.checks : 1.0;
+	struct slot *all = &session.slots[0];
+	struct counts total;
+	double n = all->checks ? (double)all->checks : 1.0;
 	int unclosed = 0;
 
 	for (int i = 0; i < nvcpus; i++)
 		unclosed += vcpus[i].in_window && vcpus[i].window_gen == session.gen;
 	session.c.unclosed = unclosed;
-	qsort(session.touched, session.ntouched, sizeof(*session.touched), cmp_func);
 	bprintf(&b, "# capcheck session %s: %" PRIu64 " checks (windows of %s)\n", session.name,
 		session.c.checks, entry_name);
 	bprintf(&b, "# session\tname\tchecks\tinsns_min\tinsns_max\tgate_user_insns\t"
 		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
 		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
-		"runaway_windows\tgate_irqs\tgate_irq_insns\n");
+		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\n");
 	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name, session.c.checks, session.c.insns_min,
-		session.c.insns_max, user_insns - session.c.user_start, kernel_insns - session.c.kernel_start,
-		session.c.irqs, session.c.irq_insns, session.c.slot_mismatch, session.c.no_call, session.c.nested,
-		session.c.unattributed, session.c.unclosed, session.c.runaway, session.c.gate_irqs,
-		session.c.gate_irq_insns);
-	bprintf(&b, "# per check (sums over the checks / checks); L1D: a model of 32 KiB, 8 ways, "
-		"64-byte lines, LRU, fed only the checks' data accesses (virtual addresses), warm "
-		"across the checks of the session: what runs between checks evicts nothing\n");
-	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n");
-	for (size_t i = 0; i < session.ntouched; i++) {
-		const struct counts *c = &session.funcs[session.touched[i]];
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name,
+		session.c.checks, all->insns_min, all->insns_max, user_insns - session.c.user_start,
+		kernel_insns - session.c.kernel_start, session.c.irqs, session.c.irq_insns,
+		session.c.slot_mismatch, session.c.no_call, session.c.nested, session.c.unattributed,
+		session.c.unclosed, session.c.runaway, session.c.gate_irqs, session.c.gate_irq_insns,
+		session.c.slot_overflow);
+	bprintf(&b, "# per check (sums over the checks / checks)\n");
+	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\n");
+	total = report_functions(&b, all, "function", "");
+	bprintf(&b, "# total\tname\tinsns\tloads\tstores\tdlines\tilines\n");
+	bprintf(&b, "total\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name, total.insns / n,
+		total.loads / n, total.stores / n, all->dlines / n, all->ilines / n);
+	bprintf(&b, "# slot\tname\tK\tchecks\tinsns\tloads\tstores\tdlines\tilines\tinsns_min\tinsns_max\n");
+	bprintf(&b, "# slotfunction\tname\tK\tsymbol\tinsns\tloads\tstores\tdlines\tilines\n");
+	for (int k = 1; k <= MAX_SLOTS; k++) {
+		struct slot *slot = &session.slots[k];
+		char prefix[16];
 
-		bprintf(&b, "function\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name,
-			func_name(session.touched[i]), c->insns / n, c->loads / n, c->stores / n,
-			c->dlines / n, c->ilines / n, c->l1d_misses / n);
-		total.insns += c->insns;
-		total.loads += c->loads;
-		total.stores += c->stores;
-		total.l1d_misses += c->l1d_misses;
+		if (!slot->checks)
+			continue;
+		n = (double)slot->checks;
+		snprintf(prefix, sizeof(prefix), "%d\t", k);
+		bprintf(&b, "slot\t%s\t%d\t%" PRIu64 "\t", session.name, k, slot->checks);
+		total = (struct counts){ 0 };
+		for (size_t i = 0; i < slot->ntouched; i++) {
+			total.insns += slot->funcs[slot->touched[i]].insns;
+			total.loads += slot->funcs[slot->touched[i]].loads;
+			total.stores += slot->funcs[slot->touched[i]].stores;
+		}
+		bprintf(&b, "%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%" PRIu64 "\t%" PRIu64 "\n", total.insns / n,
+			total.loads / n, total.stores / n, slot->dlines / n, slot->ilines / n,
+			slot->insns_min, slot->insns_max);
+		report_functions(&b, slot, "slotfunction", prefix);
 	}
-	bprintf(&b, "# total\tname\tinsns\tloads\tstores\tdlines\tilines\tl1d_misses\n");
-	bprintf(&b, "total\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name,
-		total.insns / n, total.loads / n, total.stores / n, session.c.dlines / n,
-		session.c.ilines / n, total.l1d_misses / n);
 	bflush(&b);
 	sessions_reported++;
 }
@@ -752,10 +797,14 @@ static void gate_open(struct vcpu *v)
 		bflush(&b);
 		gate_errors++;
 	}
-	for (size_t i = 0; i < session.ntouched; i++)
-		session.funcs[session.touched[i]] = (struct counts){ 0 };
+	for (int k = 0; k <= MAX_SLOTS; k++) {
+		struct slot *slot = &session.slots[k];
+
+		for (size_t i = 0; i < slot->ntouched; i++)
+			slot->funcs[slot->touched[i]] = (struct counts){ 0 };
+		*slot = (struct slot){ .funcs = slot->funcs, .touched = slot->touched };
+	}
 	session.c = (struct session_counts){ 0 };
-	session.ntouched = 0;
 	snprintf(session.name, sizeof(session.name), "%s", v->name_len ? v->name : "unnamed");
 	session.gen++;
 	session.c.user_start = user_insns;
@@ -837,8 +886,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &kernel_insns, 1);
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, vaddr == entry_addr ? entry_exec : insn_exec,
-							       QEMU_PLUGIN_CB_NO_REGS, r);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, vaddr == entry_addr ? entry_exec :
+							       vaddr == syscall_addr ? syscall_exec :
+							       insn_exec, QEMU_PLUGIN_CB_NO_REGS, r);
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, r);
 			continue;
@@ -906,17 +956,23 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	if (load_map(map))
 		return -1;
-	for (size_t i = 0; i < nsyms; i++)
+	for (size_t i = 0; i < nsyms; i++) {
 		if (syms[i].text && !strcmp(syms[i].name, entry_name))
 			entry_addr = syms[i].addr;
-	if (!entry_addr) {
-		fprintf(stderr, "capcheck: %s has no text symbol %s\n", map, entry_name);
+		if (syms[i].text && !strcmp(syms[i].name, "entry_SYSCALL_64"))
+			syscall_addr = syms[i].addr;
+	}
+	if (!entry_addr || !syscall_addr) {
+		fprintf(stderr, "capcheck: %s has no text symbol %s\n", map,
+			entry_addr ? "entry_SYSCALL_64" : entry_name);
 		return -1;
 	}
 	nvcpus = info->system.max_vcpus;
 	vcpus = xcalloc(nvcpus, sizeof(*vcpus));
-	session.funcs = xcalloc(nsyms + 1, sizeof(*session.funcs));
-	session.touched = xcalloc(nsyms + 1, sizeof(*session.touched));
+	for (int k = 0; k <= MAX_SLOTS; k++) {
+		session.slots[k].funcs = xcalloc(nsyms + 1, sizeof(*session.slots[k].funcs));
+		session.slots[k].touched = xcalloc(nsyms + 1, sizeof(*session.slots[k].touched));
+	}
 	bprintf(&b, "# capcheck: map %s: %zu symbols; checks are windows of %s at 0x%" PRIx64
 		"; %d vCPU(s)\n", map, nsyms, entry_name, entry_addr, nvcpus);
 	bflush(&b);

@@ -85,6 +85,10 @@ struct workload {
 	bool heavy;
 	int (*setup)(void);
 	int (*run)(void);
+	/* The capability files of a call's checks, in order, when they are
+	 * not all cap_name's (its first check is slot 1 of the capcheck
+	 * plugin, and so on; the last one repeats). */
+	const char *checks;
 };
 
 static const char *prog = "capbench";
@@ -341,32 +345,32 @@ static int run_setgroups_many(void)
 
 static const struct workload workloads[] = {
 	{ "kill", KIND_CAPABLE, "kill(target, 0): CAP_KILL", CAP_KILL, "kill", EPERM, false,
-	  setup_kill, run_kill },
+	  setup_kill, run_kill, NULL },
 	{ "ioprio", KIND_CAPABLE, "ioprio_set(self, RT/4): CAP_SYS_ADMIN, then CAP_SYS_NICE",
-	  CAP_SYS_NICE, "sys_nice", EPERM, false, NULL, run_ioprio },
+	  CAP_SYS_NICE, "sys_nice", EPERM, false, NULL, run_ioprio, "sys_admin,sys_nice" },
 	{ "mlock", KIND_CAPABLE, "mlock + munlock of one page, RLIMIT_MEMLOCK 0: CAP_IPC_LOCK",
-	  CAP_IPC_LOCK, "ipc_lock", EPERM, false, setup_mlock, run_mlock },
+	  CAP_IPC_LOCK, "ipc_lock", EPERM, false, setup_mlock, run_mlock, NULL },
 	{ "setpriority", KIND_CAPABLE,
 	  "setpriority(nice - 1) + setpriority(nice), RLIMIT_NICE 0: CAP_SYS_NICE",
-	  CAP_SYS_NICE, "sys_nice", EACCES, false, setup_setpriority, run_setpriority },
+	  CAP_SYS_NICE, "sys_nice", EACCES, false, setup_setpriority, run_setpriority, NULL },
 	{ "getppid", KIND_CAPABLE, "getppid(): no capability, the syscall floor", -1, "-", 0, false,
-	  NULL, run_getppid },
+	  NULL, run_getppid, NULL },
 	{ "fork", KIND_CHURN, "fork + _exit + waitpid: a credential made and freed", -1, "-", 0, true,
-	  NULL, run_fork },
+	  NULL, run_fork, NULL },
 	{ "fork-kill", KIND_CHURN, "fork, the child checks kill(target, 0) once: CAP_KILL",
-	  CAP_KILL, "kill", EPERM, true, setup_kill, run_fork_kill },
+	  CAP_KILL, "kill", EPERM, true, setup_kill, run_fork_kill, NULL },
 	{ "fork-exec", KIND_CHURN, "fork + execve of a static binary that exits + waitpid",
-	  -1, "-", 0, true, setup_fork_exec, run_fork_exec },
+	  -1, "-", 0, true, setup_fork_exec, run_fork_exec, NULL },
 	{ "setresuid", KIND_CHURN, "setresuid(-1, real or saved uid, -1): a new credential",
-	  -1, "-", 0, false, setup_setresuid, run_setresuid },
+	  -1, "-", 0, false, setup_setresuid, run_setresuid, NULL },
 	{ "setresgid", KIND_CHURN, "setresgid(-1, real or saved gid, -1): a new credential",
-	  -1, "-", 0, false, setup_setresgid, run_setresgid },
+	  -1, "-", 0, false, setup_setresgid, run_setresgid, NULL },
 	{ "capset", KIND_CHURN, "capset() of the current sets: a new credential", -1, "-", 0, false,
-	  NULL, run_capset },
+	  NULL, run_capset, NULL },
 	{ "setgroups-1", KIND_CHURN, "setgroups() of 1 group (the granted one): CAP_SETGID",
-	  CAP_SETGID, "setgid", EPERM, false, setup_setgroups, run_setgroups_1 },
+	  CAP_SETGID, "setgid", EPERM, false, setup_setgroups, run_setgroups_1, NULL },
 	{ "setgroups-4096", KIND_CHURN, "setgroups() of 4096 groups (the granted one first): CAP_SETGID",
-	  CAP_SETGID, "setgid", EPERM, true, setup_setgroups, run_setgroups_many },
+	  CAP_SETGID, "setgid", EPERM, true, setup_setgroups, run_setgroups_many, NULL },
 };
 
 static const struct workload *find_workload(const char *name)
@@ -492,7 +496,8 @@ static void usage(FILE *f)
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
 		"      --gate NAME     open a session of the capcheck QEMU plugin named NAME\n"
 		"                      around each repeat's calls (bench/plugin/gate.h)\n"
-		"      --list          print each workload, its capability file and kind, and exit\n"
+		"      --list          print each workload, its capability file, kind and the\n"
+		"                      capability files of its checks in order, and exit\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"--format=simple rows (after '#' comment lines):\n"
@@ -571,8 +576,9 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'L':
 			for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-				printf("%s %s %s\n", workloads[i].name, workloads[i].cap_name,
-				       kind_names[workloads[i].kind]);
+				printf("%s %s %s %s\n", workloads[i].name, workloads[i].cap_name,
+				       kind_names[workloads[i].kind],
+				       workloads[i].checks ? workloads[i].checks : workloads[i].cap_name);
 			return 0;
 		default: usage(stderr); return 2;
 		}
