@@ -113,10 +113,12 @@ differs "$(echo "$body" | awk -F'|' '{ gsub(/ /, ""); print $11 }' | sort -u)" 0
 
 # made_up_profile RUN INSNS - a run whose plugin log has ioprio's two
 # slots in percred-grant (K=2's instructions INSNS), and kill's total
-# alone.
+# alone, as a log made before the slots; its meta names the slots'
+# capabilities.
 made_up_profile() {
 	local boot=$tmp/$1/raw/profile-run1-percred
 	mkdir -p "$boot"
+	echo "workload_checks=kill:kill ioprio:sys_admin,sys_nice" >"$tmp/$1/meta"
 	printf '%s\n' "ioprio/percred-grant ioprio percred-grant 1000" "kill/percred-grant kill percred-grant 1000" >"$boot/sessions.dat"
 	{
 		printf 'session\tioprio/percred-grant\t2000\t51\t%s\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\n' "$2"
