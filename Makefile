@@ -34,7 +34,9 @@ help:
 	@echo '  make bench-ab A=REV B=REV  build both revisions, compare each capability check (plugin; boots cached)'
 	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
 	@echo '  make profile  per-function profile of one capable() check in every'
-	@echo '                configuration (plugin), checked against icount'
+	@echo '                configuration (plugin), checked against icount;'
+	@echo '                ANNOTATE="cap_capable ..." adds each instruction of these'
+	@echo '                functions, per check (annotate.md, bench/annotate)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
@@ -95,8 +97,9 @@ plugin: deps
 # Every kernel configuration and case once with the plugin, and once in
 # icount mode (QUICK's short repeats) for the per-check figures its totals
 # must match; bench/run fails when they do not. A quick run: results/quick/.
+# ANNOTATE: kernel functions whose instructions are counted one by one.
 profile: plugin kernel kernel-stock
-	@bench/run --quick --mode icount,profile $(BENCH_FLAGS)
+	@bench/run --quick --mode icount,profile $(if $(ANNOTATE),--annotate '$(ANNOTATE)') $(BENCH_FLAGS)
 	@bench/plot --quick
 
 patches:

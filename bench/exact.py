@@ -9,7 +9,9 @@ capability each slot checks (workload_checks, from capbench --list). One
 row per workload, capability and configuration: the instructions of one
 such check (an integer when every slot of that capability agrees, as the
 plugin's windows do), its loads, stores and distinct lines, and the same
-check of the stock kernel in the same outcome (allowed, refused, root).
+check of the stock kernel in the same outcome (allowed, refused, root);
+in a run without stock boots, commoncap's (the usercaps kernel with
+usercaps left out of lsm=).
 
 Writes, in the run directory:
   exact.csv  one row per workload, capability and configuration
@@ -97,11 +99,15 @@ def per_capability(profiles, meta):
         values = {c: v / n for c, v in cell["sums"].items()}
         rows.append(dict(cell, **values, checks_per_call=n / cell["calls"],
                          agree=max(cell["per_slot"]) == min(cell["per_slot"])))
+    # The reference: stock, or commoncap in a run without stock boots.
+    base = "stock" if any(r["config"].startswith("stock-") for r in rows) else "commoncap"
     stock = {(r["workload"], r["capability"], r["case"]): r for r in rows
-             if r["config"].startswith("stock-")}
+             if r["config"].startswith(f"{base}-")}
     for r in rows:
         ref = stock.get((r["workload"], r["capability"], reference_case(r["case"])))
-        r["reference"] = f"stock-{reference_case(r['case'])}" if ref else ""
+        if base == "commoncap" and r["config"].startswith("commoncap-"):
+            ref = None
+        r["reference"] = f"{base}-{reference_case(r['case'])}" if ref else ""
         r["reference_insns"] = ref["insns"] if ref else None
         for column in ("insns", "loads", "stores"):
             r[f"added_{column}" if column != "insns" else "added"] = \

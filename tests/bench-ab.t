@@ -235,6 +235,9 @@ is "$out:$rc" "bench/ab: --icount-runs takes 3 boots or more (the noise is their
 ab --plan --kernels "stock nokernel" HEAD HEAD
 is "$out:$rc" "bench/ab: --kernels: unknown configuration 'nokernel' (stock, commoncap, naive, cached, percred) (see --help):2" \
 	"an unknown configuration is refused"
+ab --plan --annotate "cap_capable security_capable" HEAD HEAD
+contains "$out" '^# bench/ab: bench/run --quick --mode profile .* --annotate "cap_capable security_capable" --kernels ' \
+	"--annotate: the profile, with the functions' instructions counted"
 
 # bench/ab-seed on a made-up built root: its paths rewritten, mtimes kept.
 from=$tmp/seed/aaaaaaaaaaaa to=$tmp/seed/bbbbbbbbbbbb

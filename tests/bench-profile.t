@@ -189,5 +189,35 @@ for counter in 10:return_slot_mismatch 11:entry_without_call 12:nested_entries 1
 	contains "$out" "${counter#*:} 2" "... and says which counter"
 done
 
+# A session again with interrupts injected (bench/guest/capcheck
+# --interrupts): the same per check, exactly, with interrupts left out.
+# inject RUN IRQS LOADS - percred-grant's session again as its +irq
+# session, IRQS interrupts left out, LOADS loads per check.
+inject() {
+	local log=$tmp/$1/raw/profile-run1-percred/capcheck.log
+	grep -P '^[a-z]+\tkill/percred-grant\t' "$log" |
+		sed -e 's|kill/percred-grant|kill/percred-grant+irq|' \
+			-e "/^session/s/^\(\([^\t]*\t\)\{7\}\)0/\1$2/" \
+			-e "/^total/s/^\(\([^\t]*\t\)\{3\}\)20\.000/\1$3/" >>"$log"
+	echo "kill/percred-grant+irq kill percred-grant+irq 50" >>"$tmp/$1/raw/profile-run1-percred/sessions.dat"
+}
+made_up_run "$tmp/inject" 133 0 0
+inject inject 3 20.000
+rc=0
+out=$(bench/summarize "$tmp/inject" 2>&1) || rc=$?
+is "$rc" 0 "a session with interrupts injected that counts the same passes"
+is "$(table_row "$(cat "$tmp/inject/summary.md")" kill percred-grant 3)" "exact" "... and summary.md says exact"
+made_up_run "$tmp/inject-leak" 133 0 0
+inject inject-leak 3 20.100
+rc=0
+out=$(bench/summarize "$tmp/inject-leak" 2>&1) || rc=$?
+is "$rc" 3 "one load in ten checks more with interrupts fails the summary"
+contains "$out" 'kill percred-grant with interrupts: differs: loads 20\.1 against 20' "... and says what differs"
+made_up_run "$tmp/inject-none" 133 0 0
+inject inject-none 0 20.000
+rc=0
+out=$(bench/summarize "$tmp/inject-none" 2>&1) || rc=$?
+is "$rc" 3 "no interrupt landed in any check: nothing was tested, the summary fails"
+
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

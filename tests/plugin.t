@@ -4,7 +4,9 @@
 # icount's guest time, and kill's checks on the usercaps kernel (percred):
 # one session per configuration holding exactly its calls' checks, every
 # instruction attributed to a function, every window ended by the return
-# that matches its call. Two boots of about 30 s under TCG.
+# that matches its call; the instructions of security_capable and
+# cap_capable counted one by one (annotate=) and listed by bench/annotate.
+# Two boots of about 30 s under TCG.
 # CAPCHECK_PLUGIN=FILE.so tests another build of the plugin (a mutation).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -30,15 +32,22 @@ rc=0
 err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin" 2>&1 </dev/null) || rc=$?
 ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when the plugin has no map= (status $rc)"
 contains "$err" 'capcheck: no map=PATH' "... and the plugin says what is missing"
+rc=0
+err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin,map=$map,annotate=no_such_function" \
+	2>&1 </dev/null) || rc=$?
+ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when annotate= names no function of the map (status $rc)"
+contains "$err" 'annotate=no_such_function: .* has no text symbol' "... and the plugin says which"
 
-# boot_plugin NAME APPEND COMMAND... - boot with the plugin, its log in
-# $tmp/NAME.log, the guest's output in $out, its status in $rc.
+# boot_plugin NAME APPEND COMMAND... - boot with the plugin (and
+# annotate=$annotate if set), its log in $tmp/NAME.log, the guest's output
+# in $out, its status in $rc.
 boot_plugin() {
 	local name=$1 append=$2
 	shift 2
 	rc=0
 	out=$(vm/run --accel icount --cpus 1 --append "nokaslr $append" --rw "$tmp" \
-		--qemu-arg -plugin --qemu-arg "$plugin,map=$map" --qemu-arg -d --qemu-arg plugin \
+		--qemu-arg -plugin --qemu-arg "$plugin,map=$map${annotate:+,annotate=$annotate}" \
+		--qemu-arg -d --qemu-arg plugin \
 		--qemu-arg -D --qemu-arg "$tmp/$name.log" -- "$@" 2>"$tmp/$name.err" </dev/null) || rc=$?
 }
 # field LOG SESSION COLUMN - a column of the session row (capcheck.c's
@@ -61,12 +70,15 @@ counted=$(($(field "$tmp/loop.log" plugin-t-loop gate_user_insns) + $(field "$tm
 ok "$([ -n "$guest_ns" ] && [ "$guest_ns" -ge "$counted" ] && [ "$((guest_ns - counted))" -le 1000 ]; echo $?)" \
 	"icount's guest time around the session is its instructions plus at most 1000 (guest $guest_ns ns, plugin $counted)"
 
-# kill in every percred configuration, 200 calls a session.
+# kill in every percred configuration, 200 calls a session, the entry
+# and cap_capable annotated.
 calls=200
+annotate=security_capable:cap_capable
 lsm=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$build_dir/.config" | tr ',' '\n' |
 	grep -vx -e capability -e usercaps | paste -sd, -)
 boot_plugin kill "lsm=capability,usercaps,$lsm usercaps.mode=percred" bench/guest/capcheck \
-	--out "$tmp" --capbench "$repo_dir/bench/.build/capbench" --calls "$calls" --workloads kill \
+	--out "$tmp" --capbench "$repo_dir/bench/.build/capbench" --calls "$calls" --interrupts 0 \
+	--workloads kill \
 	--map "$map" percred
 is "$rc" 0 "bench/guest/capcheck runs kill in every percred configuration"
 [ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/kill.err" | tail -n 20
@@ -97,6 +109,17 @@ is "$sums" "$(every ok)" "the functions' instructions add up to each check's tot
 grant=$(awk -F'\t' '$1 == "function" && $2 == "kill/percred-grant" { print $3 }' "$log" | paste -sd' ' -)
 contains "$grant" '(^| )security_capable( |$)' "percred-grant's table names security_capable"
 contains "$grant" '(^| )cap_capable( |$)' "... and cap_capable, where percred's check is inlined"
+# insn rows: the entry's first instruction starts each check once; each
+# annotated function's instructions add up to its function row.
+entry_once=$(awk -F'\t' '$1 == "insn" && $4 == "security_capable" && $5 == "0x0" { printf "%s ", $6 }' "$log")
+is "$entry_once" "$(every 1.000)" "annotate=: security_capable's first instruction runs once a check"
+sums=$(awk -F'\t' '$1 == "insn" { sum[$2 "\t" $4] += $6 } $1 == "function" { row[$2 "\t" $3] = $4 }
+	END { for (k in sum) { d = sum[k] - row[k]; if (d < 0) d = -d; printf "%s ", (d < 0.05 ? "ok" : k ": " sum[k] " != " row[k]) } }' "$log")
+is "$sums" "$(every ok)$(every ok)" "... and each annotated function's instructions add up to its function row"
+rc=0
+annotated=$(bench/annotate "$log" "$build_dir/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "bench/annotate lists them with the kernel's vmlinux"
+contains "$annotated" '^## kill/percred-grant: cap_capable$' "... cap_capable in percred-grant among them"
 
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

@@ -29,10 +29,13 @@
  * report. Exact with one vCPU; with more, each vCPU's windows are counted
  * but the gate counters are shared.
  *
- * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL]):
+ * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL][,annotate=SYM:...]):
  *   map=PATH      the booted kernel's System.map (required)
  *   entry=SYMBOL  the function whose calls are the checks (default
  *                 security_capable)
+ *   annotate=SYMBOL[:SYMBOL...]  functions of the System.map whose every
+ *                 instruction's executions in the checks are counted (the
+ *                 insn records); may be given more than once
  *
  * Output (QEMU's plugin log: -d plugin -D FILE). Lines that start with
  * '#' are comments; the others are tab-separated, their first field the
@@ -42,11 +45,12 @@
  *           irqs_excluded irq_insns_excluded return_slot_mismatch
  *           entry_without_call nested_entries unattributed_insns
  *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
- *           slot_overflow
+ *           slot_overflow irq_accesses_excluded irq_accesses_unknown
  *   function NAME SYMBOL insns loads stores dlines ilines
  *   total NAME insns loads stores dlines ilines
  *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
  *   slotfunction NAME K SYMBOL insns loads stores dlines ilines
+ *   insn NAME ADDR SYMBOL OFFSET execs_per_check
  *
  * checks: windows completed in the session; insns_min/max: the fewest and
  * most instructions of one window; gate_user_insns and gate_kernel_insns:
@@ -64,7 +68,12 @@
  * gate_irqs, gate_irq_insns: the interrupts and exceptions taken between
  * the gates, in windows or not, and their instructions (part of
  * gate_kernel_insns); slot_overflow: windows past the last slot
- * (MAX_SLOTS), counted in the session and in slot MAX_SLOTS.
+ * (MAX_SLOTS), counted in the session and in slot MAX_SLOTS;
+ * irq_accesses_excluded: the loads and stores of an interrupt's delivery
+ * (QEMU reports them as the interrupted instruction's, after its own,
+ * or as the last one's that accessed memory), left out: an instruction's
+ * own accesses are those it made when no interrupt followed it; irq_accesses_unknown: interrupts after an
+ * instruction not seen alone yet, whose accesses were all counted.
  * A slot row is one check's average over the session's windows of slot
  * K (instructions, loads, stores, lines; checks, insns_min and insns_max
  * are whole), its slotfunction rows that slot's per-function averages.
@@ -73,6 +82,12 @@
  * instructions first. dlines and ilines count the distinct lines each
  * function touched in a check; the total row's count the distinct lines
  * of the whole check (a line two functions touch counts once there).
+ * An insn row is one instruction of an annotate= function that ran in the
+ * session's checks (interrupts left out as above), in address order: its
+ * address (0x hex), its function and its offset in it (hex), and its
+ * executions divided by the session's checks; the rows of a function add
+ * up to its function row's insns (bench/annotate lists them with the
+ * source lines and disassembly of the kernel's vmlinux).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -97,6 +112,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define RUNAWAY 1000000
 /* Slots told apart: the checks one system call makes. */
 #define MAX_SLOTS 8
+/* Accesses of one instruction held until the next (an interrupt's
+ * delivery makes about ten). */
+#define PENDING_MAX 64
 
 enum insn_kind { K_OTHER, K_CALL, K_RET, K_IRET };
 
@@ -104,6 +122,10 @@ struct symbol {
 	uint64_t addr;
 	char *name;
 	bool text;
+	/* Its instructions are counted one by one (annotate=), at
+	 * anno_base + offset of the per-byte counters. */
+	bool annotated;
+	size_t anno_base;
 	/* An IDT entry: at the symbol's start, or at each stub of a table. */
 	bool entry_at_start, entry_stubs;
 };
@@ -118,7 +140,10 @@ struct insn {
 	uint64_t vaddr;
 	uint32_t func;
 	uint8_t size, kind;
-	bool idt_entry;
+	bool idt_entry, annotated;
+	/* Its memory accesses, as counted in a window where no interrupt
+	 * followed it (-1: not seen yet). */
+	int16_t own_accesses;
 	uint8_t bytes[16];
 	struct insn *next;	/* hash chain */
 };
@@ -157,6 +182,17 @@ struct vcpu {
 	struct line_set lines;
 	/* Windows since the last system call entry, and this window's slot. */
 	uint32_t since_syscall, window_slot;
+	/* The memory accesses of the window's last instruction, counted at
+	 * the next one: QEMU delivers an interrupt's frame stores and
+	 * descriptor loads through the callbacks of the instruction it
+	 * interrupted, after that instruction's own. */
+	const struct insn *pending_insn;
+	struct access { uint64_t vaddr; uint8_t size; bool store; } pending[PENDING_MAX];
+	int npending;
+	/* Executions of annotated instructions this window, per byte of
+	 * the annotated functions, and the offsets counted. */
+	uint64_t *anno_window;
+	size_t *anno_touched, anno_ntouched;
 	/* A name sent by the gate's loads, for the next open. */
 	char name[CAPCHECK_NAME_MAX + 1];
 	size_t name_len;
@@ -167,7 +203,7 @@ struct session_counts {
 	uint64_t checks;
 	uint64_t user_start, kernel_start;
 	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
-	uint64_t gate_irqs, gate_irq_insns, slot_overflow;
+	uint64_t gate_irqs, gate_irq_insns, slot_overflow, irq_accesses, irq_accesses_unknown;
 };
 
 /* The windows of one slot (slot 0: all of them), per function. */
@@ -184,9 +220,13 @@ struct session {
 	char name[CAPCHECK_NAME_MAX + 1];
 	struct session_counts c;
 	struct slot slots[MAX_SLOTS + 1];
+	uint64_t *anno_execs;	/* per byte of the annotated functions */
 };
 
 static const char *entry_name = "security_capable";
+/* The annotate= names, and the bytes of their functions in all. */
+static char **anno_names;
+static size_t anno_nnames, anno_bytes;
 static uint64_t entry_addr, syscall_addr;
 static struct vcpu *vcpus;
 static int nvcpus;
@@ -430,6 +470,8 @@ static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size
 		r->func = func_of(vaddr);
 		r->kind = classify(data, size);
 		r->idt_entry = is_idt_entry(vaddr, r->func, data, size);
+		r->own_accesses = -1;
+		r->annotated = r->func != NO_FUNC && syms[r->func].annotated;
 		r->next = insn_table[h];
 		insn_table[h] = r;
 	}
@@ -487,6 +529,122 @@ static void line_set_clear(struct line_set *s)
 		memset(s->slots, 0, s->size * sizeof(*s->slots));
 		s->gen = 1;
 	}
+}
+
+/* --- annotated functions: executions per instruction --- */
+
+/* Most bytes of annotated functions: a name whose symbol spans more is
+ * not a function (the last of a section, or a typo for a table). */
+#define ANNOTATE_MAX_BYTES (1 << 20)
+
+static int annotate_parse(const char *list)
+{
+	char *names = strdup(list), *save = NULL;
+
+	if (!names)
+		abort();
+	for (char *name = strtok_r(names, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+		anno_names = realloc(anno_names, (anno_nnames + 1) * sizeof(*anno_names));
+		if (!anno_names)
+			abort();
+		anno_names[anno_nnames++] = name;
+	}
+	if (!anno_nnames) {
+		fprintf(stderr, "capcheck: annotate= names no function (annotate=SYMBOL[:SYMBOL...])\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Mark the text symbols of the annotate= names; a function spans from its
+ * symbol to the next (func_of()'s attribution). */
+static int annotate_setup(const char *map)
+{
+	for (size_t n = 0; n < anno_nnames; n++) {
+		bool found = false;
+
+		for (size_t i = 0; i < nsyms; i++) {
+			if (!syms[i].text || strcmp(syms[i].name, anno_names[n]))
+				continue;
+			found = true;
+			if (syms[i].annotated)	/* named twice */
+				continue;
+			if (i + 1 == nsyms || syms[i + 1].addr - syms[i].addr > ANNOTATE_MAX_BYTES - anno_bytes) {
+				fprintf(stderr, "capcheck: annotate=%s: with it the annotated functions span more "
+					"than %d bytes of %s (a symbol to the next)\n", anno_names[n],
+					ANNOTATE_MAX_BYTES, map);
+				return -1;
+			}
+			syms[i].annotated = true;
+			syms[i].anno_base = anno_bytes;
+			anno_bytes += syms[i + 1].addr - syms[i].addr;
+		}
+		if (!found) {
+			fprintf(stderr, "capcheck: annotate=%s: %s has no text symbol of that name (of "
+				"the names at one address, name the one the function rows show)\n",
+				anno_names[n], map);
+			return -1;
+		}
+	}
+	if (anno_bytes)
+		session.anno_execs = xcalloc(anno_bytes, sizeof(*session.anno_execs));
+	return 0;
+}
+
+/* An instruction of a window: counted if its function is annotated. */
+static void annotate_count(struct vcpu *v, const struct insn *r)
+{
+	size_t at;
+
+	if (!r->annotated)
+		return;
+	if (!v->anno_window) {
+		v->anno_window = xcalloc(anno_bytes, sizeof(*v->anno_window));
+		v->anno_touched = xcalloc(anno_bytes, sizeof(*v->anno_touched));
+	}
+	at = syms[r->func].anno_base + (r->vaddr - syms[r->func].addr);
+	if (!v->anno_window[at]++)
+		v->anno_touched[v->anno_ntouched++] = at;
+}
+
+/* The window's counts into the session's (under session_lock). */
+static void annotate_add(const struct vcpu *v)
+{
+	for (size_t i = 0; i < v->anno_ntouched; i++)
+		session.anno_execs[v->anno_touched[i]] += v->anno_window[v->anno_touched[i]];
+}
+
+static void annotate_clear(struct vcpu *v)
+{
+	for (size_t i = 0; i < v->anno_ntouched; i++)
+		v->anno_window[v->anno_touched[i]] = 0;
+	v->anno_ntouched = 0;
+}
+
+/* The insn rows of the session, in address order, after its other
+ * records (under session_lock). */
+static void annotate_report(void)
+{
+	struct buf b = { 0 };
+	double n = session.c.checks ? (double)session.c.checks : 1.0;
+
+	if (!anno_bytes)
+		return;
+	bprintf(&b, "# insn\tname\taddr\tsymbol\toffset\texecs_per_check\n");
+	for (size_t i = 0; i < nsyms; i++) {
+		const struct symbol *s = &syms[i];
+
+		if (!s->annotated)
+			continue;
+		for (uint64_t off = 0; off < syms[i + 1].addr - s->addr; off++) {
+			uint64_t execs = session.anno_execs[s->anno_base + off];
+
+			if (execs)
+				bprintf(&b, "insn\t%s\t0x%" PRIx64 "\t%s\t0x%" PRIx64 "\t%.3f\n", session.name,
+					s->addr + off, s->name, off, execs / n);
+		}
+	}
+	bflush(&b);
 }
 
 /* --- windows --- */
@@ -558,6 +716,7 @@ static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
 			session.c.no_call += !v->slot_known;
 			session.c.slot_mismatch += slot_mismatch;
 			session.c.unattributed += v->check[NO_FUNC].insns;
+			annotate_add(v);
 		} else {
 			session.c.runaway++;
 		}
@@ -566,6 +725,9 @@ static void window_end(struct vcpu *v, bool keep, bool slot_mismatch)
 	for (size_t i = 0; i < v->ntouched; i++)
 		v->check[v->touched[i]] = (struct counts){ 0 };
 	v->ntouched = 0;
+	v->npending = 0;
+	v->pending_insn = NULL;
+	annotate_clear(v);
 	v->in_window = false;
 	v->closing = false;
 }
@@ -589,6 +751,42 @@ static void add_lines(struct vcpu *v, struct counts *c, uint32_t func, uint64_t 
 	}
 }
 
+static void count_access(struct vcpu *v, const struct insn *r, const struct access *a)
+{
+	struct counts *c = check_counts(v, r->func);
+
+	if (a->store)
+		c->stores++;
+	else
+		c->loads++;
+	add_lines(v, c, r->func, a->vaddr, a->size, false);
+}
+
+/* Count the held accesses of the window's last instruction; when the
+ * next instruction is an interrupt's entry (INTERRUPTED), only as many
+ * as that instruction makes alone. */
+static void settle_accesses(struct vcpu *v, bool interrupted)
+{
+	struct insn *r = (struct insn *)v->pending_insn;
+	int keep = v->npending;
+
+	if (interrupted) {
+		if (r->own_accesses < 0) {
+			__atomic_add_fetch(&session.c.irq_accesses_unknown, 1, __ATOMIC_RELAXED);
+		} else if (r->own_accesses < keep) {
+			__atomic_add_fetch(&session.c.irq_accesses, keep - r->own_accesses,
+					   __ATOMIC_RELAXED);
+			keep = r->own_accesses;
+		}
+	} else {
+		r->own_accesses = (int16_t)v->npending;
+	}
+	for (int i = 0; i < keep; i++)
+		count_access(v, r, &v->pending[i]);
+	v->npending = 0;
+	v->pending_insn = NULL;
+}
+
 /* An instruction of a window (not of an interrupt in it). */
 static void window_insn(struct vcpu *v, const struct insn *r)
 {
@@ -596,6 +794,8 @@ static void window_insn(struct vcpu *v, const struct insn *r)
 
 	c->insns++;
 	v->window_insns++;
+	v->pending_insn = r;	/* its accesses, none or more, follow */
+	annotate_count(v, r);
 	add_lines(v, c, r->func, r->vaddr, r->size, true);
 	switch (r->kind) {
 	case K_CALL:
@@ -617,6 +817,8 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 	struct vcpu *v = &vcpus[vcpu_index];
 	const struct insn *r = udata;
 
+	if (v->pending_insn)
+		settle_accesses(v, r->idt_entry);
 	if (v->in_window) {
 		if (v->closing)	/* a ret whose load never came */
 			window_end(v, true, true);
@@ -674,7 +876,7 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 	struct vcpu *v = &vcpus[vcpu_index];
 	const struct insn *r = udata;
 	bool store = qemu_plugin_mem_is_store(info);
-	struct counts *c;
+	struct access a = { vaddr, 1u << qemu_plugin_mem_size_shift(info), store };
 
 	if (r->kind == K_CALL && store) {
 		v->last_call = r;
@@ -682,14 +884,23 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 	}
 	if (!v->in_window || v->cur_excluded)
 		return;
-	c = check_counts(v, r->func);
-	if (store)
-		c->stores++;
-	else
-		c->loads++;
-	add_lines(v, c, r->func, vaddr, 1u << qemu_plugin_mem_size_shift(info), false);
-	if (v->closing && r->kind == K_RET && !store)
+	/* Not the last instruction's: an interrupt's delivery through the
+	 * callbacks of an earlier instruction (QEMU keeps the last ones
+	 * set across instructions that access no memory). */
+	if (r != v->prev) {
+		__atomic_add_fetch(&session.c.irq_accesses, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (v->pending_insn != r || v->npending == PENDING_MAX) {
+		if (v->pending_insn)
+			settle_accesses(v, false);
+		v->pending_insn = r;
+	}
+	v->pending[v->npending++] = a;
+	if (v->closing && r->kind == K_RET && !store) {
+		settle_accesses(v, false);
 		window_end(v, true, v->slot_known && vaddr != v->entry_slot);
+	}
 }
 
 /* --- sessions --- */
@@ -745,15 +956,17 @@ static void session_report(void)
 	bprintf(&b, "# session\tname\tchecks\tinsns_min\tinsns_max\tgate_user_insns\t"
 		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
 		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
-		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\n");
+		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\tirq_accesses_excluded\t"
+		"irq_accesses_unknown\n");
 	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name,
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+		"\t%" PRIu64 "\n", session.name,
 		session.c.checks, all->insns_min, all->insns_max, user_insns - session.c.user_start,
 		kernel_insns - session.c.kernel_start, session.c.irqs, session.c.irq_insns,
 		session.c.slot_mismatch, session.c.no_call, session.c.nested, session.c.unattributed,
 		session.c.unclosed, session.c.runaway, session.c.gate_irqs, session.c.gate_irq_insns,
-		session.c.slot_overflow);
+		session.c.slot_overflow, session.c.irq_accesses, session.c.irq_accesses_unknown);
 	bprintf(&b, "# per check (sums over the checks / checks)\n");
 	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\n");
 	total = report_functions(&b, all, "function", "");
@@ -805,6 +1018,8 @@ static void gate_open(struct vcpu *v)
 		*slot = (struct slot){ .funcs = slot->funcs, .touched = slot->touched };
 	}
 	session.c = (struct session_counts){ 0 };
+	if (anno_bytes)
+		memset(session.anno_execs, 0, anno_bytes * sizeof(*session.anno_execs));
 	snprintf(session.name, sizeof(session.name), "%s", v->name_len ? v->name : "unnamed");
 	session.gen++;
 	session.c.user_start = user_insns;
@@ -821,6 +1036,7 @@ static void gate_close(void)
 	pthread_mutex_lock(&session_lock);
 	if (session.open) {
 		session_report();
+		annotate_report();
 		__atomic_store_n(&session.open, false, __ATOMIC_RELEASE);
 	} else {
 		qemu_plugin_outs("# capcheck: a close without an open session\n");
@@ -940,9 +1156,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			map = argv[i] + 4;
 		} else if (!strncmp(argv[i], "entry=", 6)) {
 			entry_name = argv[i] + 6;
+		} else if (!strncmp(argv[i], "annotate=", 9)) {
+			if (annotate_parse(argv[i] + 9))
+				return -1;
 		} else {
-			fprintf(stderr, "capcheck: unknown argument '%s' (map=PATH, entry=SYMBOL)\n",
-				argv[i]);
+			fprintf(stderr, "capcheck: unknown argument '%s' (map=PATH, entry=SYMBOL, "
+				"annotate=SYMBOL[:SYMBOL...])\n", argv[i]);
 			return -1;
 		}
 	}
@@ -954,7 +1173,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "capcheck: no map=PATH (the booted kernel's System.map)\n");
 		return -1;
 	}
-	if (load_map(map))
+	if (load_map(map) || annotate_setup(map))
 		return -1;
 	for (size_t i = 0; i < nsyms; i++) {
 		if (syms[i].text && !strcmp(syms[i].name, entry_name))
@@ -975,6 +1194,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	bprintf(&b, "# capcheck: map %s: %zu symbols; checks are windows of %s at 0x%" PRIx64
 		"; %d vCPU(s)\n", map, nsyms, entry_name, entry_addr, nvcpus);
+	for (size_t n = 0; n < anno_nnames; n++)
+		bprintf(&b, "# capcheck: annotate %s\n", anno_names[n]);
 	bflush(&b);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
 
@@ -496,6 +497,10 @@ static void usage(FILE *f)
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
 		"      --gate NAME     open a session of the capcheck QEMU plugin named NAME\n"
 		"                      around each repeat's calls (bench/plugin/gate.h)\n"
+		"      --interrupts US a timer interrupt every US to 2 US microseconds in the\n"
+		"                      timed calls (an interval timer, its signal ignored):\n"
+		"                      interrupts that land in checks, for the plugin to\n"
+		"                      leave out\n"
 		"      --list          print each workload, its capability file, kind and the\n"
 		"                      capability files of its checks in order, and exit\n"
 		"  -h, --help          this text\n"
@@ -504,6 +509,40 @@ static void usage(FILE *f)
 		"  ns/op:   workload config repeat iterations total_ns ns_per_op\n"
 		"  latency: workload config 1 calls p50 p90 p99 p99.9 max (ns)\n"
 		"--cdf rows: workload config repeat quantile ns (0.01 ... 1: the maximum)\n");
+}
+
+/* The timer of --interrupts: each next one after a pseudo-random 1 to 2
+ * times the period, so that the interrupts do not lock to the phase of
+ * a loop whose calls take a fixed time (under icount they would). */
+static unsigned long interrupt_us;
+static unsigned int interrupt_seed = 1;
+
+static void arm_next_interrupt(void)
+{
+	unsigned long us = interrupt_us + (unsigned long)rand_r(&interrupt_seed) % (interrupt_us + 1);
+	struct itimerval next = { .it_value = { .tv_sec = us / 1000000, .tv_usec = us % 1000000 } };
+
+	setitimer(ITIMER_REAL, &next, NULL);
+}
+
+static void on_timer(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	arm_next_interrupt();
+	errno = saved;
+}
+
+/* A timer interrupt every US to 2 US microseconds from now on. */
+static void arm_interrupts(unsigned long us)
+{
+	struct sigaction sa = { .sa_handler = on_timer, .sa_flags = SA_RESTART };
+
+	interrupt_us = us;
+	if (sigaction(SIGALRM, &sa, NULL))
+		die("--interrupts: cannot handle SIGALRM: %s", strerror(errno));
+	arm_next_interrupt();
 }
 
 int main(int argc, char **argv)
@@ -522,6 +561,7 @@ int main(int argc, char **argv)
 		{ "exec", required_argument, NULL, 'X' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "gate", required_argument, NULL, 'G' },
+		{ "interrupts", required_argument, NULL, 'I' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -529,6 +569,7 @@ int main(int argc, char **argv)
 	unsigned long iterations = 100000, repeats = 3, warmup = ULONG_MAX;
 	enum expect expect = EXPECT_ALLOW;
 	const char *config = "-", *effective = NULL, *cdf_path = NULL, *gate = NULL;
+	unsigned long interrupts = 0;
 	unsigned long calls = 0, min_ms = 0;
 	bool simple = false;
 	const struct workload *w;
@@ -547,6 +588,7 @@ int main(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'l': calls = parse_count("--latency", optarg, 1); break;
 		case 'H': cdf_path = optarg; break;
+		case 'I': interrupts = parse_count("--interrupts", optarg, 1); break;
 		case 'X': exec_path = optarg; break;
 		case 'G':
 			if (!*optarg || strlen(optarg) > CAPCHECK_NAME_MAX || strpbrk(optarg, "\t\n"))
@@ -645,6 +687,8 @@ int main(int argc, char **argv)
 	if (min_ms)
 		iterations = calls_for(min_ms * 1000000, warmup, now_ns() - warm_start, iterations);
 
+	if (interrupts)
+		arm_interrupts(interrupts);
 	for (unsigned int rep = 1; rep <= repeats; rep++) {
 		int64_t start = now_ns(), total;
 
