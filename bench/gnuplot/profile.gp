@@ -29,6 +29,7 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1400,700 font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
+	load dir . 'failed.gp'
 	set title "Instructions of one capability check per kernel function: security_capable() " . \
 		"from entry to return (capcheck QEMU plugin)\n" . what
 	plot newhistogram panel1 lt 1, \
