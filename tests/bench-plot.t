@@ -83,6 +83,16 @@ draw first
 is "$rc" 1 "bench/plot refuses an exact.csv whose added is not a number"
 contains "$out" 'exact.csv, line 6: added is "302x", not a number' "... and says where"
 sed -i 's/,302x,/,302,/' "$tmp/first/exact.csv"
+# One row (gnuplot 5.4 crashed on a labels element without a point then).
+cp -r "$tmp/first" "$tmp/one-row"
+sed -i '3,4d;6,$d' "$tmp/one-row/exact.csv"
+draw one-row
+is "$rc" 0 "bench/plot draws an exact.csv of one row"
+contains "$(cat "$tmp/plots/one-row/per-check-icount.svg")" 'kill, CAP_KILL: .*stock: allowed 1001' "... in its panel"
+sed -i '3d' "$tmp/one-row/exact.csv"
+draw one-row
+is "$rc" 1 "bench/plot refuses an exact.csv without a row of a kernel with usercaps"
+contains "$out" 'exact.csv has no row of a kernel with usercaps built in' "... and says so"
 draw first
 
 # A function's colour in the key: the fill of the box after its name.

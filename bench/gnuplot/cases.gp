@@ -50,10 +50,14 @@ set grid ytics
 set xzeroaxis lt -1
 set style fill solid 0.85 border -1
 set boxwidth 0.8
+# Every bar stands on 0 (and a lone value makes no empty range, which
+# gnuplot 5.4 crashes on).
+set yrange [*<0:0<*]
 set autoscale yfix
 # Room for the upright labels over the bars and under the negative ones.
 stats data using 4 nooutput
-below = STATS_min < 0 ? 0.14 : 0.04
+negative = STATS_min < 0
+below = negative ? 0.14 : 0.04
 set offsets 0, 0, graph 0.14, graph below
 set ylabel ylabel
 if (symlog) {
@@ -82,19 +86,21 @@ do for [i=1:words(goals):3] {
 	}
 }
 unset print
-# The plot elements of the goals, the whiskers and the grey boxes, as
-# macros: none when there are none, and no warning of an empty plot.
+# The plot elements of the goals, the whiskers, the grey boxes and the
+# labels, as macros: none when there are none, and no warning of an empty
+# plot (nor gnuplot 5.4's crash on a labels element without a point when
+# the table has one row).
 goal_marks = ""
 whisker_marks = ""
 noise_boxes = ""
 if (whiskers ne "") {
-	whisker_marks = 'data using (of_panel(workload, strcol(2))):(sy($5)):(0):(sy($6) - sy($5)) ' . \
-		'with vectors heads size 0.1, 90 lc rgb "black" notitle,'
+	whisker_marks = ', data using (of_panel(workload, strcol(2))):(sy($5)):(0):(sy($6) - sy($5)) ' . \
+		'with vectors heads size 0.1, 90 lc rgb "black" notitle'
 }
 if (noise eq "1") {
-	noise_boxes = 'data using (of_panel(workload, strcol(2))):(sy($4)):' . \
+	noise_boxes = ', data using (of_panel(workload, strcol(2))):(sy($4)):' . \
 		'(of_panel(workload, strcol(2)) - 0.3):(of_panel(workload, strcol(2)) + 0.3):(sy($4 - $8)):(sy($4 + $8)) ' . \
-		'with boxxyerror fillcolor rgb "#80000000" fillstyle transparent solid 0.35 noborder notitle,'
+		'with boxxyerror fillcolor rgb "#80000000" fillstyle transparent solid 0.35 noborder notitle'
 }
 cut = 1e308
 if (|$goal_lines| > 0) {
@@ -105,11 +111,21 @@ if (|$goal_lines| > 0) {
 	if (!symlog) {
 		stats $goal_lines using 3 nooutput
 		cut = 2.5 * STATS_max
-		set yrange [*:cut]
+		set yrange [*<0:cut]
 		set offsets 0, 0, 0, graph below
 		whiskers = whiskers . sprintf("; bars above %g are cut, their value written in them", cut)
 	}
 }
+# A value's label: over its bar, at the edge when the bar is cut, under it
+# when it is negative.
+stats data using ($4 >= 0 && $6 < cut ? 1 : 0) nooutput
+labels_over = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2))):' . \
+	'($4 >= 0 && $6 < cut ? top(4) : NaN):7 with labels rotate by 90 left offset 0, 0.5 font ",8" notitle'
+stats data using ($6 >= cut ? 1 : 0) nooutput
+labels_cut = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2))):' . \
+	'($6 >= cut ? cut : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" notitle'
+labels_under = !negative ? "" : ', data using (of_panel(workload, strcol(2))):' . \
+	'($4 < 0 ? bottom(0) : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" notitle'
 legend_text = whiskers . (whiskers ne "" && notes ne "" ? "; " : "") . notes
 set style textbox opaque noborder margins 1, 1
 
@@ -138,16 +154,8 @@ do for [fmt in "png svg"] {
 		}
 		workload = word(panels, w)
 		plot for [k=1:nk] data using (of_panel(workload, word(drawn_kernels, k))):(sy($4)) \
-			with boxes lt kernel_lt(word(drawn_kernels, k)) title word(drawn_kernels, k), \
-			@noise_boxes \
-			@whisker_marks \
-			data using (of_panel(workload, strcol(2))):($4 >= 0 && $6 < cut ? top(4) : NaN):7 \
-			with labels rotate by 90 left offset 0, 0.5 font ",8" notitle, \
-			data using (of_panel(workload, strcol(2))):($6 >= cut ? cut : NaN):7 \
-			with labels rotate by 90 right offset 0, -0.5 font ",8" notitle, \
-			data using (of_panel(workload, strcol(2))):($4 < 0 ? bottom(0) : NaN):7 \
-			with labels rotate by 90 right offset 0, -0.5 font ",8" notitle \
-			@goal_marks
+			with boxes lt kernel_lt(word(drawn_kernels, k)) title word(drawn_kernels, k) \
+			@noise_boxes @whisker_marks @labels_over @labels_cut @labels_under @goal_marks
 		# The run's failure is marked once, not once per panel.
 		unset label 99
 	}
