@@ -152,11 +152,11 @@ ok "$(cmp -s "$tmp/summary.md.loose" "$tmp/out/summary.md" && cmp -s "$tmp/per-c
 # capability's percred-grant row adding that many instructions.
 exact_rows() {
 	{
-		echo workload,capability,config,slots,checks_per_call,insns,reference,reference_insns,added,loads,stores,dlines,ilines,added_loads,added_stores
-		echo "kill,kill,percred-grant,1,1,$((100 + $2)),stock-allowed,100,$2,1,1,1,1,0,0"
-		echo "ioprio,sys_admin,percred-grant,1,1,$((100 + $3)),stock-allowed,100,$3,1,1,1,1,0,0"
-		echo "ioprio,sys_nice,percred-grant,1,1,$((100 + $4)),stock-allowed,100,$4,1,1,1,1,0,0"
-		echo "mlock,ipc_lock,percred-grant,3,3,$5,stock-allowed,100,$5,1,1,1,1,0,0"
+		echo workload,capability,config,case,slots,checks_per_call,insns,reference,reference_insns,added,loads,stores,dlines,ilines,added_loads,added_stores
+		echo "kill,kill,percred-grant,grant,1,1,$((100 + $2)),stock-allowed,100,$2,1,1,1,1,0,0"
+		echo "ioprio,sys_admin,percred-grant,deny,1,1,$((100 + $3)),stock-denied,100,$3,1,1,1,1,0,0"
+		echo "ioprio,sys_nice,percred-grant,grant,2,1,$((100 + $4)),stock-allowed,100,$4,1,1,1,1,0,0"
+		echo "mlock,ipc_lock,percred-grant,grant,1 2 3,3,$5,stock-allowed,100,$5,1,1,1,1,0,0"
 	} >"$1/exact.csv"
 }
 exact_rows "$old" 1 2 3 4.5

@@ -28,20 +28,20 @@ made_up_run() {
 		>"$dir/summary.csv"
 	cat >"$dir/exact.csv" <<'CSV'
 # SYNTHETIC: made up for tests/bench-plot.t, not measured
-workload,capability,config,slots,checks_per_call,insns,reference,reference_insns,added,loads,stores,dlines,ilines,added_loads,added_stores
-kill,kill,stock-allowed,1,1,1001,stock-allowed,1001,0,1,1,1,1,0,0
-kill,kill,stock-denied,1,1,1002,stock-denied,1002,0,1,1,1,1,0,0
-kill,kill,commoncap-allowed,1,1,1302,stock-allowed,1001,301,1,1,1,1,0,0
-kill,kill,naive-grant,1,1,1303,stock-allowed,1001,302,1,1,1,1,0,0
-kill,kill,cached-deny,1,1,1305,stock-denied,1002,303,1,1,1,1,0,0
-kill,kill,percred-deny-group,1,1,1306,stock-denied,1002,304,1,1,1,1,0,0
-ioprio,sys_admin,stock-allowed,1,1,1011,stock-allowed,1011,0,1,1,1,1,0,0
-ioprio,sys_admin,percred-grant,1,1,1316,stock-allowed,1011,305,1,1,1,1,0,0
-ioprio,sys_nice,stock-allowed,1,1,1021,stock-allowed,1021,0,1,1,1,1,0,0
-ioprio,sys_nice,percred-grant,1,1,1327,stock-allowed,1021,306,1,1,1,1,0,0
-mlock,ipc_lock,stock-root,3,3,1033,stock-root,1033,0,1,1,1,1,0,0
-mlock,ipc_lock,cached-root,3,3,1340.5,stock-root,1033,307.5,1,1,1,1,0,0
-mlock,ipc_lock,percred-root,1,1,1024,stock-root,1033,-9,1,1,1,1,0,0
+workload,capability,config,case,slots,checks_per_call,insns,reference,reference_insns,added,loads,stores,dlines,ilines,added_loads,added_stores
+kill,kill,stock-allowed,allowed,1,1,1001,stock-allowed,1001,0,1,1,1,1,0,0
+kill,kill,stock-denied,denied,1,1,1002,stock-denied,1002,0,1,1,1,1,0,0
+kill,kill,commoncap-allowed,allowed,1,1,1302,stock-allowed,1001,301,1,1,1,1,0,0
+kill,kill,naive-grant,grant,1,1,1303,stock-allowed,1001,302,1,1,1,1,0,0
+kill,kill,cached-deny,deny,1,1,1305,stock-denied,1002,303,1,1,1,1,0,0
+kill,kill,percred-deny-group,deny-group,1,1,1306,stock-denied,1002,304,1,1,1,1,0,0
+ioprio,sys_admin,stock-allowed,denied,1,1,1011,stock-denied,1011,0,1,1,1,1,0,0
+ioprio,sys_admin,percred-grant,deny,1,1,1316,stock-denied,1011,305,1,1,1,1,0,0
+ioprio,sys_nice,stock-allowed,allowed,1,1,1021,stock-allowed,1021,0,1,1,1,1,0,0
+ioprio,sys_nice,percred-grant,grant,1,1,1327,stock-allowed,1021,306,1,1,1,1,0,0
+mlock,ipc_lock,stock-root,root,3,3,1033,stock-root,1033,0,1,1,1,1,0,0
+mlock,ipc_lock,cached-root,root,3,3,1340.5,stock-root,1033,307.5,1,1,1,1,0,0
+mlock,ipc_lock,percred-root,root,1,1,1024,stock-root,1033,-9,1,1,1,1,0,0
 CSV
 	mkdir -p "$dir/profile"
 	for config in stock-allowed percred-grant stock-denied; do
@@ -69,16 +69,19 @@ is "$rc" 0 "bench/plot draws a run with exact.csv"
 svg=$(cat "$tmp/plots/first/per-check-icount.svg")
 contains "$svg" "exact instructions \(exact.csv\)" "per-check-icount is drawn from exact.csv"
 missing=
-while IFS=, read -r workload capability config _ _ _ _ reference_insns added _; do
+while IFS=, read -r workload capability config _ _ _ _ reference reference_insns added _; do
 	case "$config" in
-	stock-*) pattern="$workload, CAP_${capability^^}: .*stock: .*${config#stock-} $reference_insns" ;;
+	stock-*) pattern="$workload, CAP_${capability^^}: .*stock: .*${reference#stock-} $reference_insns" ;;
 	*) pattern=">$added<" ;;
 	esac
 	grep -q -- "$pattern" <<<"$svg" || missing="$missing $workload/$capability/$config"
 done < <(grep -v -e '^#' -e '^workload,' "$tmp/first/exact.csv")
 is "$missing" "" "... with every row of exact.csv: a bar and its value, or stock's in the panel's title"
 contains "$svg" '>ioprio, CAP_SYS_NICE: ' "... a panel per workload and capability"
-sed -i 's/^\(kill,kill,naive-grant,1,1,1303,stock-allowed,1001,302\),/\1x,/' "$tmp/first/exact.csv"
+contains "$svg" '>ioprio, CAP_SYS_ADMIN: .*outcome allowed: denied, grant: deny<' \
+	"... whose title says where the check's outcome is not its configuration's"
+contains "$svg" '>≤ 2<' "... and each row's goal by its outcome (ioprio's refused CAP_SYS_ADMIN in percred's grant: ≤ 2)"
+sed -i 's/^\(kill,kill,naive-grant,grant,1,1,1303,stock-allowed,1001,302\),/\1x,/' "$tmp/first/exact.csv"
 draw first
 is "$rc" 1 "bench/plot refuses an exact.csv whose added is not a number"
 contains "$out" 'exact.csv, line 6: added is "302x", not a number' "... and says where"

@@ -2,24 +2,21 @@
 # one panel per workload, a group of bars per case, a bar per kernel, its
 # value written on it (run by bench/plot, which sets: dir, data, outname,
 # what, heading, whiskers, notes, noise, ylabel, scale, panels,
-# panel_titles, drawn_kernels, goals, failed).
+# panel_titles, drawn_kernels, failed).
 #
-#   data           "PANEL KERNEL CASE VALUE LOW HIGH LABEL [NOISE]" rows;
-#                  a row of a kernel not in drawn_kernels is not drawn
+#   data           "PANEL KERNEL CASE VALUE LOW HIGH LABEL NOISE GOAL" rows
+#                  (more columns are not read); a row of a kernel not in
+#                  drawn_kernels is not drawn; GOAL: the row's goal, a
+#                  limit, or "-"
 #   whiskers       what the whiskers from LOW to HIGH and the grey boxes
 #                  are; '': no whiskers
 #   notes          more of what the bars are, for the heading
-#   noise          1: draw VALUE +- NOISE as a grey box, 0: no NOISE column
+#   noise          1: draw VALUE +- NOISE as a grey box, 0: not
 #   scale          "linear", or "symlog": the axis is log10(1 + |value|),
 #                  signed, so that 1 and 3 stand apart as 100 and 80 do
 #   panels         one panel per word, its rows those whose PANEL it is
 #   panel_titles   one quoted title per word of panels
 #   drawn_kernels  the kernels of data, in the order of their bars
-#   goals          "KERNEL CASE LIMIT ...": a short line over that bar,
-#                  or over every usercaps mode's when KERNEL is usercaps,
-#                  in every panel (none: ''). On a linear axis, the axis
-#                  then stops at 2.5 times the largest, and the bars
-#                  above it are cut.
 load dir . 'palette.gp'
 
 cases = "grant deny deny-group deny-owner root"
@@ -67,30 +64,10 @@ if (symlog) {
 	}
 }
 
-# The goals as "FROM TO LIMIT" lines over the bars' positions.
-modes = ""
-do for [k in "naive cached percred"] {
-	if (index_of(drawn_kernels, k) > 0) { modes = modes . " " . k }
-}
-$goal_lines << EOD
-EOD
-set print $goal_lines append
-do for [i=1:words(goals):3] {
-	k = word(goals, i)
-	c = word(goals, i + 1)
-	if (k eq "usercaps" && words(modes) > 0) {
-		print xpos(word(modes, 1), c) - 0.5, xpos(word(modes, words(modes)), c) + 0.5, word(goals, i + 2)
-	}
-	if (index_of(drawn_kernels, k) > 0) {
-		print xpos(k, c) - 0.5, xpos(k, c) + 0.5, word(goals, i + 2)
-	}
-}
-unset print
 # The plot elements of the goals, the whiskers, the grey boxes and the
 # labels, as macros: none when there are none, and no warning of an empty
 # plot (nor gnuplot 5.4's crash on a labels element without a point when
 # the table has one row).
-goal_marks = ""
 whisker_marks = ""
 noise_boxes = ""
 if (whiskers ne "") {
@@ -102,19 +79,21 @@ if (noise eq "1") {
 		'(of_panel(workload, strcol(2)) - 0.3):(of_panel(workload, strcol(2)) + 0.3):(sy($4 - $8)):(sy($4 + $8)) ' . \
 		'with boxxyerror fillcolor rgb "#80000000" fillstyle transparent solid 0.35 noborder notitle'
 }
+# A goal: a short red line over its row's bar, its limit written left of
+# it. On a linear axis, the axis then stops at 2.5 times the largest, and
+# the bars above it are cut.
+stats data using (valid(9) ? 1 : 0) nooutput
+goal_marks = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2)) - 0.5):(sy($9)):(1):(0) ' . \
+	'with vectors nohead lc rgb "red" lw 2 title "goal", ' . \
+	'data using (of_panel(workload, strcol(2)) - 0.5):(sy($9)):(sprintf($9 == 0 ? "%g" : "≤ %g", $9)) ' . \
+	'with labels right offset -0.2, 0 boxed tc rgb "red" font ",8" notitle'
 cut = 1e308
-if (|$goal_lines| > 0) {
-	goal_marks = ', $goal_lines using 1:(sy($3)):($2 - $1):(0) with vectors nohead lc rgb "red" lw 2 title "goal", ' . \
-		'$goal_lines using 1:(sy($3)):(sprintf($3 == 0 ? "%g" : "≤ %g", $3)) with labels right offset -0.2, 0 boxed ' . \
-		'tc rgb "red" font ",8" notitle'
-
-	if (!symlog) {
-		stats $goal_lines using 3 nooutput
-		cut = 2.5 * STATS_max
-		set yrange [*<0:cut]
-		set offsets 0, 0, 0, graph below
-		whiskers = whiskers . sprintf("; bars above %g are cut, their value written in them", cut)
-	}
+if (goal_marks ne "" && !symlog) {
+	stats data using (valid(9) ? $9 : 0) nooutput
+	cut = 2.5 * STATS_max
+	set yrange [*<0:cut]
+	set offsets 0, 0, 0, graph below
+	whiskers = whiskers . sprintf("; bars above %g are cut, their value written in them", cut)
 }
 # A value's label: over its bar, at the edge when the bar is cut, under it
 # when it is negative.
