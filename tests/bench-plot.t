@@ -61,6 +61,12 @@ draw() {
 	out=$(bench/plot --run "$tmp/$1" --out "$tmp/plots/$1" 2>&1) || rc=$?
 }
 
+# titles SVG - each panel's title of SVG, its two lines on one.
+titles() {
+	awk '/<text>.*, CAP_[A-Z_]*: / { line = $0; n = NR } n && NR == n + 3 { print line $0; n = 0 }' "$1" |
+		sed 's/ *<\/\?text>//g; s/^[[:space:]]*//'
+}
+
 # The per-check plot: a bar per row of exact.csv with its value, the
 # reference's rows in their panel's title.
 made_up_run "$tmp/first" security_capable 60 cap_capable 30 apparmor_capable 10
@@ -68,18 +74,21 @@ draw first
 is "$rc" 0 "bench/plot draws a run with exact.csv"
 svg=$(cat "$tmp/plots/first/per-check-icount.svg")
 contains "$svg" "exact instructions \(exact.csv\)" "per-check-icount is drawn from exact.csv"
+panel_titles=$(titles "$tmp/plots/first/per-check-icount.svg")
 missing=
 while IFS=, read -r workload capability config _ _ _ _ reference reference_insns added _; do
 	case "$config" in
-	stock-*) pattern="$workload, CAP_${capability^^}: .*stock: .*${reference#stock-} $reference_insns" ;;
-	*) pattern=">$added<" ;;
-	esac
-	grep -q -- "$pattern" <<<"$svg" || missing="$missing $workload/$capability/$config"
+	stock-*) grep -q -- "^$workload, CAP_${capability^^}: .*stock: .*${reference#stock-} $reference_insns" \
+		<<<"$panel_titles" ;;
+	*) grep -q -- ">$added<" <<<"$svg" ;;
+	esac || missing="$missing $workload/$capability/$config"
 done < <(grep -v -e '^#' -e '^workload,' "$tmp/first/exact.csv")
 is "$missing" "" "... with every row of exact.csv: a bar and its value, or stock's in the panel's title"
-contains "$svg" '>ioprio, CAP_SYS_NICE: ' "... a panel per workload and capability"
-contains "$svg" '>ioprio, CAP_SYS_ADMIN: .*outcome allowed: denied, grant: deny<' \
-	"... whose title says where the check's outcome is not its configuration's"
+is "$(echo "$panel_titles" | cut -d: -f1 | paste -sd' ' -)" \
+	"kill, CAP_KILL ioprio, CAP_SYS_ADMIN ioprio, CAP_SYS_NICE mlock, CAP_IPC_LOCK" \
+	"... a panel per workload and capability, in the run's order"
+contains "$panel_titles" '^ioprio, CAP_SYS_ADMIN: .*; refused in allowed, grant$' \
+	"... whose title says where the check is refused though its configuration allows or grants"
 contains "$svg" '>≤ 2<' "... and each row's goal by its outcome (ioprio's refused CAP_SYS_ADMIN in percred's grant: ≤ 2)"
 sed -i 's/^\(kill,kill,naive-grant,grant,1,1,1303,stock-allowed,1001,302\),/\1x,/' "$tmp/first/exact.csv"
 draw first
@@ -91,7 +100,7 @@ cp -r "$tmp/first" "$tmp/one-row"
 sed -i '3,4d;6,$d' "$tmp/one-row/exact.csv"
 draw one-row
 is "$rc" 0 "bench/plot draws an exact.csv of one row"
-contains "$(cat "$tmp/plots/one-row/per-check-icount.svg")" 'kill, CAP_KILL: .*stock: allowed 1001' "... in its panel"
+contains "$(titles "$tmp/plots/one-row/per-check-icount.svg")" '^kill, CAP_KILL: .*stock: allowed 1001' "... in its panel"
 sed -i '3d' "$tmp/one-row/exact.csv"
 draw one-row
 is "$rc" 1 "bench/plot refuses an exact.csv without a row of a kernel with usercaps"

@@ -15,7 +15,8 @@
 #   scale          "linear", or "symlog": the axis is log10(1 + |value|),
 #                  signed, so that 1 and 3 stand apart as 100 and 80 do
 #   panels         one panel per word, its rows those whose PANEL it is
-#   panel_titles   one quoted title per word of panels
+#   panel_titles   one quoted title per word of panels, a | where its
+#                  second line begins
 #   drawn_kernels  the kernels of data, in the order of their bars
 load dir . 'palette.gp'
 
@@ -96,24 +97,25 @@ if (goal_marks ne "" && !symlog) {
 	whiskers = whiskers . sprintf("; bars above %g are cut, their value written in them", cut)
 }
 # A value's label: over its bar, at the edge when the bar is cut, under it
-# when it is negative.
+# when it is negative; over the goals' lines, on white.
 stats data using ($4 >= 0 && $6 < cut ? 1 : 0) nooutput
 labels_over = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2))):' . \
-	'($4 >= 0 && $6 < cut ? top(4) : NaN):7 with labels rotate by 90 left offset 0, 0.5 font ",8" notitle'
+	'($4 >= 0 && $6 < cut ? top(4) : NaN):7 with labels rotate by 90 left offset 0, 0.5 font ",8" boxed notitle'
 stats data using ($6 >= cut ? 1 : 0) nooutput
 labels_cut = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2))):' . \
-	'($6 >= cut ? cut : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" notitle'
+	'($6 >= cut ? cut : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" boxed notitle'
 labels_under = !negative ? "" : ', data using (of_panel(workload, strcol(2))):' . \
-	'($4 < 0 ? bottom(0) : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" notitle'
+	'($4 < 0 ? bottom(0) : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" boxed notitle'
 legend_text = whiskers . (whiskers ne "" && notes ne "" ? "; " : "") . notes
 set style textbox opaque noborder margins 1, 1
 
-# Panels of 800 x 480 pixels, 80 apart, 110 more on top for the heading and
-# 80 at the bottom for the key.
+# Panels of 800 x 480 pixels, 80 apart (for a title of two lines), 140
+# more on top for the heading (four lines) and 80 at the bottom for the
+# key.
 rows = nwork > 2 ? 2 : 1
 cols = (nwork + rows - 1) / rows
 width = cols > 1 ? 800 * cols : 1200
-height = 480 * rows + 190 + (rows - 1) * 80
+height = 480 * rows + 220 + (rows - 1) * 80
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
 		set terminal pngcairo size width, height font ",10" noenhanced
@@ -122,10 +124,12 @@ do for [fmt in "png svg"] {
 	}
 	set output outname . "." . fmt
 	load dir . 'failed.gp'
-	set multiplot layout rows, cols margins 60.0 / width, 0.99, 80.0 / height, 1 - 110.0 / height \
+	set multiplot layout rows, cols margins 60.0 / width, 0.99, 80.0 / height, 1 - 140.0 / height \
 		spacing 70.0 / width, 80.0 / height title heading . "\n" . legend_text . "\n" . what
 	do for [w=1:nwork] {
-		set title word(panel_titles, w)
+		title = word(panel_titles, w)
+		bar = strstrt(title, "|")
+		set title (bar ? title[1:bar - 1] . "\n" . title[bar + 1:] : title)
 		if (w == 1) {
 			set key at screen 0.5, screen 0.005 center bottom horizontal box width 2
 		} else {
@@ -134,7 +138,7 @@ do for [fmt in "png svg"] {
 		workload = word(panels, w)
 		plot for [k=1:nk] data using (of_panel(workload, word(drawn_kernels, k))):(sy($4)) \
 			with boxes lt kernel_lt(word(drawn_kernels, k)) title word(drawn_kernels, k) \
-			@noise_boxes @whisker_marks @labels_over @labels_cut @labels_under @goal_marks
+			@noise_boxes @whisker_marks @goal_marks @labels_over @labels_cut @labels_under
 		# The run's failure is marked once, not once per panel.
 		unset label 99
 	}
