@@ -173,7 +173,15 @@ svg=$(cat "$tmp/out/per-check-kernels.svg")
 contains "$svg" '>ioprio/sys_nice<' "... a panel per workload and capability"
 contains "$svg" '>\+2<' "... each exact row's change on its bar"
 is "$(grep -c '>not exact<' "$tmp/out/per-check-kernels.svg")" 1 "... and 'not exact' for the other"
-rm "$old/exact.csv" "$new/exact.csv"
+mv "$new/checks.csv" "$tmp/checks.csv.new"
+kernels "$old" "$new"
+is "$rc" 0 "... a run with exact.csv and no checks.csv (the profile mode alone) too"
+rm "$old/exact.csv"
+kernels "$old" "$new"
+is "$rc:$out" "1:bench/kernels: $new: no checks.csv, and the other run has no exact.csv" \
+	"... but not beside a run without exact.csv"
+mv "$tmp/checks.csv.new" "$new/checks.csv"
+rm "$new/exact.csv"
 
 rm "$new/profile.csv"
 kernels "$old" "$new"
