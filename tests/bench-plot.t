@@ -93,7 +93,7 @@ contains "$svg" '>≤ 2<' "... and each row's goal by its outcome (ioprio's refu
 sed -i 's/^\(kill,kill,naive-grant,grant,1,1,1303,stock-allowed,1001,302\),/\1x,/' "$tmp/first/exact.csv"
 draw first
 is "$rc" 1 "bench/plot refuses an exact.csv whose added is not a number"
-contains "$out" 'exact.csv, line 6: added is "302x", not a number' "... and says where"
+contains "$out" "$tmp/first/exact.csv, line 6: added is \"302x\", not a number" "... and says where"
 sed -i 's/,302x,/,302,/' "$tmp/first/exact.csv"
 # One row (gnuplot 5.4 crashed on a labels element without a point then).
 cp -r "$tmp/first" "$tmp/one-row"
