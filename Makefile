@@ -31,7 +31,7 @@ help:
 	@echo '  make test-debug  the booted suites on a KASAN/lockdep/PROVE_RCU kernel'
 	@echo '  make bench    deps + both kernels + benchmarks + plots (QUICK=1: minutes, in results/quick/)'
 	@echo '  make bench-kernels  the latest 6.1 and 6.12 runs side by side (per check)'
-	@echo '  make bench-ab A=REV B=REV  build both revisions, compare per call and per check'
+	@echo '  make bench-ab A=REV B=REV  build both revisions, compare each capability check (plugin; boots cached)'
 	@echo '  make plugin   the capcheck QEMU plugin and its guest helper, into the cache'
 	@echo '  make profile  per-function profile of one capable() check in every'
 	@echo '                configuration (plugin), checked against icount;'

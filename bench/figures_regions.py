@@ -79,9 +79,11 @@ class Record:
 
 
 def latest_of(results, kind):
-    """The newest record under results/KIND (run ids sort by time)."""
+    """The newest record under results/KIND (run ids sort by time): a
+    directory with a meta and a summary.md, not a loose investigation's."""
     folder = os.path.join(results, kind)
-    names = sorted(n for n in os.listdir(folder) if os.path.isdir(os.path.join(folder, n))) \
+    names = sorted(n for n in os.listdir(folder)
+                   if all(os.path.exists(os.path.join(folder, n, f)) for f in ("meta", "summary.md"))) \
         if os.path.isdir(folder) else []
     if not names:
         raise RegionError("no record under %s" % folder)

@@ -12,34 +12,12 @@ tmp=$(mktemp -d)
 holder=
 trap '[ -z "$holder" ] || kill "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# A repository of the working tree's files that bench/ab reads, committed,
-# so that the copy can be made dirty and its history grown at will.
-repo=$tmp/repo
-mkdir -p "$repo"
-git ls-files -co --exclude-standard -- Makefile README.md bench usercaps vm | tar -cf - -T - | tar -xf - -C "$repo"
-g() {
-	git -C "$repo" -c user.name=test -c user.email=test@localhost "$@"
-}
-g init -q
-g add -A
-g commit -q -m base
-export USERCAPS_CACHE=$tmp/cache
-# No kernel is built here: a refusal that let a run through fails at once.
-export LINUX_TARBALL=$tmp/no-tarball
+. "$(dirname "$0")/ab-lib.sh"
 
-# ab ARGS... - the copy's bench/ab: output in $out, status in $rc.
-ab() {
-	rc=0
-	out=$(timeout 60 "$repo/bench/ab" "$@" 2>&1) || rc=$?
-}
 # kernel_of SIDE - the kernel id --plan printed for SIDE.
 kernel_of() {
 	echo "$out" | sed -n "s/^# bench\/ab: $1=.*, kernel \([0-9a-f]*\) in .*/\1/p"
 }
-# The kernel under test's A/B roots: 6.1's at the cache's top level,
-# another kernel's beside its own tree.
-ab_roots=$USERCAPS_CACHE/ab
-[ "${USERCAPS_LINUX:-6.1}" = 6.1 ] || ab_roots=$USERCAPS_CACHE/linux-$USERCAPS_LINUX/ab
 nothing_made() { # DESCRIPTION
 	is "$(ls "$USERCAPS_CACHE" 2>/dev/null; ls "$repo/results" 2>/dev/null)" "" "$1"
 }
@@ -103,8 +81,8 @@ is "$(sed "s|^$USERCAPS_CACHE/||; s|/[0-9a-f]\{12\}$||" "$tmp/roots" | paste -sd
 	"... 6.1's under the cache's ab/, 6.12's under linux-6.12/ab/: the same revision never shares a root"
 contains "$out" "^# bench/ab: linux-source-6.12 \($LINUX_TARBALL\)$" "... and the plan names the kernel source"
 
-contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" $' \
-	"... bench/run --quick without mlock, whose page work moves from boot to boot"
+contains "$out" '^# bench/ab: bench/run --quick --mode profile --workloads "kill ioprio setpriority getppid" --kernels "stock commoncap naive cached percred"$' \
+	"... the profile alone by default, without mlock, whose page work moves from boot to boot"
 
 # The kernel id is what the kernel is built from: usercaps/ and vm/config/.
 echo "a README change" >>"$repo/README.md"
@@ -152,17 +130,18 @@ release
 ab --plan HEAD HEAD
 is "$rc" 0 "... and free again once it ends"
 
-# bench/ab-table on made-up runs: RUN NAME A B C [M] - summary.csv and
-# checks.csv with kill's percred-grant at A ns/op (fewest; median M,
-# default A) and B added per check, and ioprio's at C ns/op, 2 checks a
-# call.
+# bench/ab-table on made-up runs: RUN NAME A B C [LO HI [BOOTS]] -
+# summary.csv and checks.csv with kill's percred-grant at A ns/op
+# (fewest) and B added per check, its boots' figures from LO to HI
+# (default B), in BOOTS boots (default 3), and ioprio's at C ns/op, 2
+# checks a call.
 run() {
 	mkdir -p "$tmp/$1"
 	cat >"$tmp/$1/summary.csv" <<CSV
 # made up
 workload,config,mode,accel,runs,samples,ns_per_op_min,ns_per_op_median,ns_per_op_max,spread_pct,reference,ratio,overhead_ns,variant,ratio_min,ratio_max
 kill,stock-allowed,icount,icount,1,3,1000.0,1000.0,1001.0,0.1,stock-allowed,1.000,0.0,-,1.000,1.000
-kill,percred-grant,icount,icount,1,3,$2,${5:-$2},1030.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
+kill,percred-grant,icount,icount,1,3,$2,$2,1030.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
 ioprio,stock-allowed,icount,icount,1,3,600.0,600.0,601.0,0.1,stock-allowed,1.000,0.0,-,1.000,1.000
 ioprio,percred-grant,icount,icount,1,3,$4,$4,700.0,0.1,stock-allowed,1.020,20.0,-,1.020,1.020
 kill,percred-grant,wall,tcg,1,3,5.0,5.0,5.0,0.1,stock-allowed,1.0,0.0,-,1.0,1.0
@@ -170,8 +149,8 @@ CSV
 	cat >"$tmp/$1/checks.csv" <<CSV
 # made up
 workload,config,kernel,case,reference,checks_per_call,added_ns_per_call,added_per_check,added_per_check_min,added_per_check_max,repeat_spread_per_check,boots
-kill,percred-grant,percred,grant,stock-allowed,1,20.00,$3,$3,$3,0.1,1
-ioprio,percred-grant,percred,grant,stock-allowed,2,26.00,13.000,13.000,13.000,0.1,1
+kill,percred-grant,percred,grant,stock-allowed,1,20.00,$3,${5:-$3},${6:-$3},0.1,${7:-3}
+ioprio,percred-grant,percred,grant,stock-allowed,2,26.00,13.000,13.000,13.000,0.1,3
 CSV
 }
 run A 1020.0 20.000 626.0
@@ -183,16 +162,20 @@ is "$(echo "$table" | awk -F'|' 'NR > 2 { gsub(/ /, ""); print $7, $10 }' | sort
 	"A against itself: 0 per call and per check in every row (stock has no per-check figure)"
 table=$(bench/ab-table "$tmp/A" "$tmp/B")
 is "$(table_row "$table" kill percred-grant)" "1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | **-7.00** | 0.00" \
-	"A against B: kill's fewest per call and added per check, B - A, in bold past the noise"
+	"A against B: kill's fewest per call and added per check, B - A, in bold past the boots' spread"
 is "$(table_row "$table" ioprio percred-grant)" "2 | 626.00 | 626.00 | +0.00 | 13.00 | 13.00 | +0.00 | 0.00" \
 	"... and the unchanged row 0"
 run C 1020.0 20.150 626.0
 is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/C")" kill percred-grant)" \
 	"1 | 1020.00 | 1020.00 | +0.00 | 20.00 | 20.15 | +0.15 | 0.00" "... not in bold under one instruction per call"
-run D 1013.0 13.000 626.0 1020.0
+run D 1013.0 13.000 626.0 12.000 20.000
 is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/D")" kill percred-grant)" \
-	"1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | -7.00 | 7.00" \
-	"... nor within the noise: how far B's median repeat is from its fewest"
+	"1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | -7.00 | 8.00" \
+	"... nor within the noise: how far B's boots' figures spread"
+run E 1013.0 13.000 626.0 13.000 13.000 1
+is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/E")" kill percred-grant)" \
+	"1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | -7.00 | -" \
+	"... nor with one boot a side: no noise from within-boot repeats alone"
 is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order"
 contains "$(echo "$table" | sed -n 3p)" '^\| kill \| stock-allowed' "... stock first"
 
@@ -243,11 +226,17 @@ is "$rc:$(ls "$tmp/B-unpacked" "$tmp/B-unpacked/profile" | paste -sd' ' -)" \
 bench/unpacked.py "$tmp/results" "$tmp/results-copy"
 is "$(ls "$tmp/results-copy/ab/$(basename "$ab_dir")" | paste -sd' ' -)" "README ab.md meta packed.tar.xz" \
 	"... and a directory above it as it is, the A/B's own archive kept"
-ab --plan --profile HEAD HEAD
-contains "$out" '^# bench/ab: bench/run --quick --workloads "kill ioprio setpriority getppid" --mode icount,profile$' \
-	"--profile: the plugin's profile in the same bench/run"
+ab --plan --icount --kernels "stock percred" HEAD HEAD
+contains "$out" '^# bench/ab: bench/run --quick --mode icount,profile --workloads "kill ioprio setpriority getppid" --icount-runs 3 --kernels "stock percred"$' \
+	"--icount: the icount round too, 3 boots a side, and only the configurations asked for"
+ab --plan --icount-runs 2 HEAD HEAD
+is "$out:$rc" "bench/ab: --icount-runs takes 3 boots or more (the noise is their spread), not '2' (see --help):2" \
+	"--icount-runs 2 is refused: the noise is the boots' spread"
+ab --plan --kernels "stock nokernel" HEAD HEAD
+is "$out:$rc" "bench/ab: --kernels: unknown configuration 'nokernel' (stock, commoncap, naive, cached, percred) (see --help):2" \
+	"an unknown configuration is refused"
 ab --plan --annotate "cap_capable security_capable" HEAD HEAD
-contains "$out" '^# bench/ab: bench/run .* --mode icount,profile --annotate cap_capable security_capable$' \
+contains "$out" '^# bench/ab: bench/run --quick --mode profile .* --annotate "cap_capable security_capable" --kernels ' \
 	"--annotate: the profile, with the functions' instructions counted"
 
 # bench/ab-seed on a made-up built root: its paths rewritten, mtimes kept.

@@ -62,8 +62,9 @@ old=$tmp/20260101-000000-old
 new=$tmp/20260102-000000-new
 made_up_run "$old" 6.1.1-usercaps 1111aaaa
 made_up_run "$new" 6.12.1-usercaps 2222bbbb
-# 6.12 takes 3.05 off percred's grant, adds 0.5 to commoncap's and 1.25 to
-# cached's refusal, nothing to ioprio's grant; naive-root is 6.1's only.
+# 6.12 takes 3.05 off percred's grant (whose boots disagree by 1: not
+# exact), adds 0.5 to commoncap's and 1.25 to cached's refusal, nothing to
+# ioprio's grant; naive-root is 6.1's only.
 check "$old" kill commoncap-allowed 1.000 1.000 1.000
 check "$old" kill cached-deny 5.000 5.000 5.000
 check "$old" kill percred-grant 20.050 20.000 20.100
@@ -96,11 +97,11 @@ kernels() {
 kernels "$old" "$new"
 is "$rc" 0 "bench/kernels compares a 6.1 run with a 6.12 run"
 csv=$tmp/out/per-check.csv
-is "$(grep -v '^#' "$csv" | head -1)" "workload,config,added_per_check_6.1,added_per_check_6.12,difference" \
+is "$(grep -v '^#' "$csv" | head -1)" "workload,config,added_per_check_6.1,added_per_check_6.12,difference,exact" \
 	"per-check.csv: the columns carry the kernels' major.minor"
 is "$(grep -v '^#' "$csv" | tail -n +2 | paste -sd' ' -)" \
-	"kill,commoncap-allowed,1.000,1.500,0.500 kill,cached-deny,5.000,6.250,1.250 kill,percred-grant,20.050,17.000,-3.050 ioprio,percred-grant,12.500,12.500,0.000" \
-	"... a row per workload and configuration of both runs, in the first's order, 6.12 minus 6.1"
+	"kill,commoncap-allowed,1.000,1.500,0.500,yes kill,cached-deny,5.000,6.250,1.250,yes kill,percred-grant,20.050,17.000,-3.050,no ioprio,percred-grant,12.500,12.500,0.000,yes" \
+	"... a row per workload and configuration of both runs, in the first's order, 6.12 minus 6.1, exact unless a run's boots disagree"
 comment=$(grep '^#' "$csv")
 contains "$comment" "6.1: run 20260101-000000-old, kernel 6.1.1-usercaps, commit 1111aaaa" \
 	"... its comment names the 6.1 run"
@@ -109,10 +110,10 @@ contains "$comment" "6.12: run 20260102-000000-new, kernel 6.12.1-usercaps, comm
 md=$(cat "$tmp/out/summary.md")
 contains "$md" "one guest ns is one instruction" "summary.md says what icount's ns are"
 # The kill table, then every workload's.
-is "$(table_row "$md" percred-grant | head -1)" "20.050 | 17.000 | -3.050" \
-	"summary.md: kill's added instructions per check on each kernel and the change"
+is "$(table_row "$md" percred-grant | head -1)" "20.050 | 17.000 | -3.050*" \
+	"summary.md: kill's added instructions per check on each kernel and the change, * not exact"
 is "$(table_row "$md" naive-root | head -1)" "1.000 | - | -" "... a configuration of one run only has no change"
-is "$(table_row "$md" percred-grant | tail -1)" "20.050 -> 17.000 | 12.500 -> 12.500" \
+is "$(table_row "$md" percred-grant | tail -1)" "20.050 -> 17.000* | 12.500 -> 12.500" \
 	"... every workload's, as 6.1 -> 6.12"
 is "$(table_row "$md" cached-deny | tail -1)" "5.000 -> 6.250 | -" "... a workload without the configuration: -"
 is "$(table_row "$md" kill stock-allowed | head -1)" "118 | 96 | -22" \
@@ -128,9 +129,11 @@ for file in per-check-kernels.png per-check-kernels.svg; do
 	ok $? "bench/kernels draws $file"
 done
 svg=$(cat "$tmp/out/per-check-kernels.svg")
-contains "$svg" '>17\.0<' "the plot writes each bar's value"
-contains "$svg" 'linux 6\.1\.1-usercaps vs 6\.12\.1-usercaps' "... and says which kernels"
+contains "$svg" '>\+0\.500<' "the plot writes each exact row's change on its bar"
+is "$(grep -c '>not exact<' "$tmp/out/per-check-kernels.svg")" 1 "... and 'not exact' for the one that is not"
+contains "$svg" 'linux 6\.12\.1-usercaps minus 6\.1\.1-usercaps' "... and says which kernels"
 contains "$svg" 'commit 1111aaaa.*commit 2222bbbb' "... and which commits"
+ok "$(grep -q '>FAILED<' "$tmp/out/per-check-kernels.svg"; echo $((! $?)))" "... and, both runs complete, no FAILED"
 
 # Packed runs (bench/pack: profile/ in packed.tar.xz) compare the same.
 cp "$tmp/out/summary.md" "$tmp/summary.md.loose"
@@ -142,6 +145,43 @@ kernels "$old" "$new"
 is "$rc" 0 "bench/kernels compares packed runs"
 ok "$(cmp -s "$tmp/summary.md.loose" "$tmp/out/summary.md" && cmp -s "$tmp/per-check.csv.loose" "$csv"; echo $?)" \
 	"... and writes the same summary.md and per-check.csv, kill's stock check by function included"
+
+# exact.csv, when both runs have it: a row per workload, capability and
+# configuration, exact unless a figure has decimals. Synthetic numbers.
+# exact_rows DIR KILL SYS_ADMIN SYS_NICE IPC_LOCK - DIR/exact.csv, each
+# capability's percred-grant row adding that many instructions.
+exact_rows() {
+	{
+		echo workload,capability,config,case,slots,checks_per_call,insns,reference,reference_insns,added,loads,stores,dlines,ilines,added_loads,added_stores
+		echo "kill,kill,percred-grant,grant,1,1,$((100 + $2)),stock-allowed,100,$2,1,1,1,1,0,0"
+		echo "ioprio,sys_admin,percred-grant,deny,1,1,$((100 + $3)),stock-denied,100,$3,1,1,1,1,0,0"
+		echo "ioprio,sys_nice,percred-grant,grant,2,1,$((100 + $4)),stock-allowed,100,$4,1,1,1,1,0,0"
+		echo "mlock,ipc_lock,percred-grant,grant,1 2 3,3,$5,stock-allowed,100,$5,1,1,1,1,0,0"
+	} >"$1/exact.csv"
+}
+exact_rows "$old" 1 2 3 4.5
+kernels "$old" "$new"
+is "$(grep -v '^#' "$csv" | head -1)" "workload,config,added_per_check_6.1,added_per_check_6.12,difference,exact" \
+	"one run with exact.csv: checks.csv's figures"
+exact_rows "$new" 4 2 5 6
+kernels "$old" "$new"
+is "$rc" 0 "two runs with exact.csv are compared"
+is "$(grep -v '^#' "$csv" | paste -sd' ' -)" \
+	"workload,capability,config,added_per_check_6.1,added_per_check_6.12,difference,exact kill,kill,percred-grant,1,4,3,yes ioprio,sys_admin,percred-grant,2,2,0,yes ioprio,sys_nice,percred-grant,3,5,2,yes mlock,ipc_lock,percred-grant,4.5,6,1.5,no" \
+	"... by their exact.csv, a row per capability, one with decimals not exact"
+svg=$(cat "$tmp/out/per-check-kernels.svg")
+contains "$svg" '>ioprio/sys_nice<' "... a panel per workload and capability"
+contains "$svg" '>\+2<' "... each exact row's change on its bar"
+is "$(grep -c '>not exact<' "$tmp/out/per-check-kernels.svg")" 1 "... and 'not exact' for the other"
+mv "$new/checks.csv" "$tmp/checks.csv.new"
+kernels "$old" "$new"
+is "$rc" 0 "... a run with exact.csv and no checks.csv (the profile mode alone) too"
+rm "$old/exact.csv"
+kernels "$old" "$new"
+is "$rc:$out" "1:bench/kernels: $new: no checks.csv, and the other run has no exact.csv" \
+	"... but not beside a run without exact.csv"
+mv "$tmp/checks.csv.new" "$new/checks.csv"
+rm "$new/exact.csv"
 
 rm "$new/profile.csv"
 kernels "$old" "$new"
@@ -163,7 +203,7 @@ refused "two 6.1 runs" "both runs are on linux 6.1 .*--allow-same-kernel" "$old"
 kernels --allow-same-kernel "$old" "$old"
 is "$rc" 0 "... but compares them with --allow-same-kernel"
 is "$(grep -v '^#' "$csv" | head -1)" \
-	"workload,config,added_per_check_6.1-first,added_per_check_6.1-second,difference" \
+	"workload,config,added_per_check_6.1-first,added_per_check_6.1-second,difference,exact" \
 	"... in columns told apart"
 sed -i 's/^status=.*/status=running/' "$new/meta"
 refused "a run that is not complete" "status is 'running', not complete" "$old" "$new"
@@ -174,6 +214,7 @@ contains "$(cat "$tmp/out/summary.md")" '^\| status \| complete \| complete, pro
 	"... and summary.md shows its status"
 contains "$(cat "$tmp/out/per-check-kernels.svg")" "run 20260102-000000-new, FAILED RUN: status 'complete, profile cross-check failed'" \
 	"... and the plot's title marks it FAILED"
+contains "$(cat "$tmp/out/per-check-kernels.svg")" '>FAILED<' "... and so does the big label across it"
 sed -i 's/^status=.*/status=complete/' "$new/meta"
 rm "$new/checks.csv"
 refused "a run without checks.csv" "no checks.csv" "$old" "$new"

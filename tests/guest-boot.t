@@ -5,7 +5,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 7
+plan 8
 
 release=$(cat "$build_dir/include/config/kernel.release")
 rc=0 log=$log_dir/guest-boot.log
@@ -17,6 +17,7 @@ out=$(vm/run -- sh -c '
 	touch /tmp/probe && echo tmp-writable
 	grep -E " (securityfs|tracefs|debugfs) " /proc/mounts | cut -d" " -f3 | sort | tr "\n" " "; echo
 	cat /proc/sys/kernel/perf_event_paranoid
+	grep -qw la57 /proc/cpuinfo && echo paging-5-level || echo paging-4-level
 ' <&- 2>"$log") || rc=$?
 
 is "$rc" 0 "the guest command exits 0 (vm/run's messages: $log)"
@@ -26,3 +27,8 @@ is "$(echo "$out" | sed -n 3p)" root-read-only "the host's root is read-only in 
 is "$(echo "$out" | sed -n 4p)" tmp-writable "/tmp is writable"
 is "$(echo "$out" | sed -n 5p)" "debugfs securityfs tracefs " "securityfs, tracefs and debugfs are mounted"
 contains "$(echo "$out" | sed -n 6p)" '^-?[0-9]+$' "perf_event_paranoid is readable"
+if [ "$kernel_variant" = debug ]; then
+	is "$(echo "$out" | sed -n 7p)" paging-4-level "the debug kernel pages with 4 levels (no5lvl: see vm/run)"
+else
+	ok 0 "the debug kernel pages with 4 levels # skip not the debug kernel"
+fi

@@ -36,6 +36,7 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1400,700 font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
+	load dir . 'failed.gp'
 	set title "capable() checks of an unprivileged user's build and shell session, by capability " . \
 		"(bpftrace)\n" . what
 	plot for [c=1:nconf] count using \

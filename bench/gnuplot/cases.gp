@@ -1,31 +1,39 @@
 # bench/gnuplot/cases.gp - what each kernel adds to a capable workload, by case:
 # one panel per workload, a group of bars per case, a bar per kernel, its
 # value written on it (run by bench/plot, which sets: dir, data, outname,
-# what, heading, whiskers, noise, ylabel, label_format, workloads, panel_titles, drawn_kernels,
-# goals).
+# what, heading, whiskers, notes, noise, ylabel, scale, panels,
+# panel_titles, drawn_kernels, failed).
 #
-#   data           "WORKLOAD KERNEL CASE VALUE LOW HIGH [NOISE]" rows
-#   noise          1: draw VALUE +- NOISE as a grey box, 0: no NOISE column
+#   data           "PANEL KERNEL CASE VALUE LOW HIGH LABEL NOISE GOAL" rows
+#                  (more columns are not read); a row of a kernel not in
+#                  drawn_kernels is not drawn; GOAL: the row's goal, a
+#                  limit, or "-"
 #   whiskers       what the whiskers from LOW to HIGH and the grey boxes
-#                  are
-#   panel_titles   one quoted title per word of workloads
+#                  are; '': no whiskers
+#   notes          more of what the bars are, for the heading
+#   noise          1: draw VALUE +- NOISE as a grey box, 0: not
+#   scale          "linear", or "symlog": the axis is log10(1 + |value|),
+#                  signed, so that 1 and 3 stand apart as 100 and 80 do
+#   panels         one panel per word, its rows those whose PANEL it is
+#   panel_titles   one quoted title per word of panels, a | where its
+#                  second line begins
 #   drawn_kernels  the kernels of data, in the order of their bars
-#   goals          "KERNEL CASE LIMIT ...": a short line over that bar,
-#                  or over every usercaps mode's when KERNEL is usercaps,
-#                  in every panel (none: ''). The axis then stops at 2.5
-#                  times the largest, and the bars above it are cut.
 load dir . 'palette.gp'
 
 cases = "grant deny deny-group deny-owner root"
 nk = words(drawn_kernels)
-nwork = words(workloads)
+nwork = words(panels)
 # commoncap's allowed and denied stand with usercaps' grant and deny.
 case_slot(c) = c eq "allowed" ? 1 : c eq "denied" ? 2 : index_of(cases, c)
 xpos(k, c) = (case_slot(c) - 1) * (nk + 1) + index_of(drawn_kernels, k)
+of_panel(w, k) = strcol(1) eq w && strcol(2) eq k && index_of(drawn_kernels, k) > 0 ? xpos(k, strcol(3)) : NaN
+
+# Where a value stands on the axis.
+symlog = scale eq "symlog"
+sy(v) = !symlog ? v : v >= 0 ? log10(1 + v) : -log10(1 - v)
 # A value's label goes past its whisker and its grey box.
-top(dummy) = noise eq "1" && $4 + $7 > $6 ? $4 + $7 : $6
-bottom(dummy) = noise eq "1" && $4 - $7 < $5 ? $4 - $7 : $5
-of_panel(w, k) = strcol(1) eq w && strcol(2) eq k ? xpos(k, strcol(3)) : NaN
+top(dummy) = sy(noise eq "1" && $4 + $8 > $6 ? $4 + $8 : $6)
+bottom(dummy) = sy(noise eq "1" && $4 - $8 < $5 ? $4 - $8 : $5)
 
 with_commoncap = index_of(drawn_kernels, "commoncap") > 0
 case_label(i) = !with_commoncap || i > 2 ? word(cases, i) : \
@@ -40,86 +48,99 @@ set grid ytics
 set xzeroaxis lt -1
 set style fill solid 0.85 border -1
 set boxwidth 0.8
+# Every bar stands on 0 (and a lone value makes no empty range, which
+# gnuplot 5.4 crashes on).
+set yrange [*<0:0<*]
 set autoscale yfix
-set offsets 0, 0, graph 0.12, graph 0.04
+# Room for the upright labels over the bars and under the negative ones.
+stats data using 4 nooutput
+negative = STATS_min < 0
+below = negative ? 0.14 : 0.04
+set offsets 0, 0, graph 0.14, graph below
 set ylabel ylabel
+if (symlog) {
+	set ytics ()
+	do for [v in "-200 -100 -50 -20 -10 -5 -2 -1 0 1 2 5 10 20 50 100 200"] {
+		set ytics add (v sy(real(v)))
+	}
+}
 
-# The goals as "FROM TO LIMIT" lines over the bars' positions.
-modes = ""
-do for [k in "naive cached percred"] {
-	if (index_of(drawn_kernels, k) > 0) { modes = modes . " " . k }
-}
-$goal_lines << EOD
-EOD
-set print $goal_lines append
-do for [i=1:words(goals):3] {
-	k = word(goals, i)
-	c = word(goals, i + 1)
-	if (k eq "usercaps" && words(modes) > 0) {
-		print xpos(word(modes, 1), c) - 0.5, xpos(word(modes, words(modes)), c) + 0.5, word(goals, i + 2)
-	}
-	if (index_of(drawn_kernels, k) > 0) {
-		print xpos(k, c) - 0.5, xpos(k, c) + 0.5, word(goals, i + 2)
-	}
-}
-unset print
-# The plot elements of the goals and of the grey boxes, as macros: none
-# when there are none, and no warning of an empty plot.
-goal_marks = ""
+# The plot elements of the goals, the whiskers, the grey boxes and the
+# labels, as macros: none when there are none, and no warning of an empty
+# plot (nor gnuplot 5.4's crash on a labels element without a point when
+# the table has one row).
+whisker_marks = ""
 noise_boxes = ""
-if (noise eq "1") {
-	noise_boxes = 'data using (of_panel(workload, strcol(2))):4:(0.3):7 with boxxyerror ' . \
-		'fillcolor rgb "#80000000" fillstyle transparent solid 0.35 noborder notitle,'
+if (whiskers ne "") {
+	whisker_marks = ', data using (of_panel(workload, strcol(2))):(sy($5)):(0):(sy($6) - sy($5)) ' . \
+		'with vectors heads size 0.1, 90 lc rgb "black" notitle'
 }
+if (noise eq "1") {
+	noise_boxes = ', data using (of_panel(workload, strcol(2))):(sy($4)):' . \
+		'(of_panel(workload, strcol(2)) - 0.3):(of_panel(workload, strcol(2)) + 0.3):(sy($4 - $8)):(sy($4 + $8)) ' . \
+		'with boxxyerror fillcolor rgb "#80000000" fillstyle transparent solid 0.35 noborder notitle'
+}
+# A goal: a short red line over its row's bar, its limit written left of
+# it. On a linear axis, the axis then stops at 2.5 times the largest, and
+# the bars above it are cut.
+stats data using (valid(9) ? 1 : 0) nooutput
+goal_marks = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2)) - 0.5):(sy($9)):(1):(0) ' . \
+	'with vectors nohead lc rgb "red" lw 2 title "goal", ' . \
+	'data using (of_panel(workload, strcol(2)) - 0.5):(sy($9)):(sprintf($9 == 0 ? "%g" : "≤ %g", $9)) ' . \
+	'with labels right offset -0.2, 0 boxed tc rgb "red" font ",8" notitle'
 cut = 1e308
-if (|$goal_lines| > 0) {
-	goal_marks = ', $goal_lines using 1:3:($2 - $1):(0) with vectors nohead lc rgb "red" lw 2 title "goal", ' . \
-		'$goal_lines using 1:3:(sprintf($3 == 0 ? "%g" : "≤ %g", $3)) with labels right offset -0.2, 0 boxed ' . \
-		'tc rgb "red" font ",8" notitle'
-
-	stats $goal_lines using 3 nooutput
+if (goal_marks ne "" && !symlog) {
+	stats data using (valid(9) ? $9 : 0) nooutput
 	cut = 2.5 * STATS_max
-	set yrange [*:cut]
-	set offsets 0, 0, 0, graph 0.04
+	set yrange [*<0:cut]
+	set offsets 0, 0, 0, graph below
 	whiskers = whiskers . sprintf("; bars above %g are cut, their value written in them", cut)
 }
+# A value's label: over its bar, at the edge when the bar is cut, under it
+# when it is negative; over the goals' lines, on white.
+stats data using ($4 >= 0 && $6 < cut ? 1 : 0) nooutput
+labels_over = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2))):' . \
+	'($4 >= 0 && $6 < cut ? top(4) : NaN):7 with labels rotate by 90 left offset 0, 0.5 font ",8" boxed notitle'
+stats data using ($6 >= cut ? 1 : 0) nooutput
+labels_cut = STATS_sum == 0 ? "" : ', data using (of_panel(workload, strcol(2))):' . \
+	'($6 >= cut ? cut : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" boxed notitle'
+labels_under = !negative ? "" : ', data using (of_panel(workload, strcol(2))):' . \
+	'($4 < 0 ? bottom(0) : NaN):7 with labels rotate by 90 right offset 0, -0.5 font ",8" boxed notitle'
+legend_text = whiskers . (whiskers ne "" && notes ne "" ? "; " : "") . notes
 set style textbox opaque noborder margins 1, 1
 
-# Panels of 800 x 480 pixels, 80 apart, 110 more on top for the heading and
-# 80 at the bottom for the key.
+# Panels of 800 x 480 pixels, 80 apart (for a title of two lines), 140
+# more on top for the heading (four lines) and 80 at the bottom for the
+# key.
 rows = nwork > 2 ? 2 : 1
 cols = (nwork + rows - 1) / rows
 width = cols > 1 ? 800 * cols : 1200
-height = 480 * rows + 190 + (rows - 1) * 80
+height = 480 * rows + 220 + (rows - 1) * 80
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size width, height font ",10"
+		set terminal pngcairo size width, height font ",10" noenhanced
 	} else {
-		set terminal svg size width, height font ",10" dynamic
+		set terminal svg size width, height font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
-	set multiplot layout rows, cols margins 60.0 / width, 0.99, 80.0 / height, 1 - 110.0 / height \
-		spacing 70.0 / width, 80.0 / height title heading . "\n" . whiskers . "\n" . what
+	load dir . 'failed.gp'
+	set multiplot layout rows, cols margins 60.0 / width, 0.99, 80.0 / height, 1 - 140.0 / height \
+		spacing 70.0 / width, 80.0 / height title heading . "\n" . legend_text . "\n" . what
 	do for [w=1:nwork] {
-		set title word(panel_titles, w)
+		title = word(panel_titles, w)
+		bar = strstrt(title, "|")
+		set title (bar ? title[1:bar - 1] . "\n" . title[bar + 1:] : title)
 		if (w == 1) {
 			set key at screen 0.5, screen 0.005 center bottom horizontal box width 2
 		} else {
 			unset key
 		}
-		workload = word(workloads, w)
-		plot for [k=1:nk] data using (of_panel(workload, word(drawn_kernels, k))):4 \
-			with boxes lt kernel_lt(word(drawn_kernels, k)) title word(drawn_kernels, k), \
-			@noise_boxes \
-			data using (of_panel(workload, strcol(2))):5:(0):($6 - $5) \
-			with vectors heads size 0.1, 90 lc rgb "black" notitle, \
-			data using (of_panel(workload, strcol(2))):($4 >= 0 && $6 < cut ? top(4) : NaN):(sprintf(label_format, $4)) \
-			with labels offset 0, 0.6 font ",8" notitle, \
-			data using (of_panel(workload, strcol(2))):($6 >= cut ? cut : NaN):(sprintf(label_format, $4)) \
-			with labels rotate by 90 right offset 0, -0.5 font ",8" notitle, \
-			data using (of_panel(workload, strcol(2))):($4 < 0 ? bottom(0) : NaN):(sprintf(label_format, $4)) \
-			with labels offset 0, -0.6 font ",8" notitle \
-			@goal_marks
+		workload = word(panels, w)
+		plot for [k=1:nk] data using (of_panel(workload, word(drawn_kernels, k))):(sy($4)) \
+			with boxes lt kernel_lt(word(drawn_kernels, k)) title word(drawn_kernels, k) \
+			@noise_boxes @whisker_marks @goal_marks @labels_over @labels_cut @labels_under
+		# The run's failure is marked once, not once per panel.
+		unset label 99
 	}
 	unset multiplot
 }

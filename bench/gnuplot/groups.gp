@@ -27,6 +27,7 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1300,650 font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
+	load dir . 'failed.gp'
 	set title "kill(2) needing CAP_KILL, against the caller's supplementary groups\n" . what
 	plot for [i=1:words(configs)] rows_of(word(configs, i)) using 1:2:3:4 \
 		with yerrorlines lt config_lt(word(configs, i)) dt config_dt(word(configs, i)) \

@@ -1,6 +1,6 @@
 # bench/gnuplot/latency.gp - per-call latency percentiles of each workload (run by
 # bench/plot, which sets: dir, outname, csv (a cdf.csv), what, configs,
-# workloads).
+# workloads, failed).
 #
 # x: the quantile as "nines", -log10(1 - q), so that p50, p90, p99, p99.9
 # and p99.99 are evenly spaced; the maximum (q = 1) is drawn at 4.5.
@@ -26,12 +26,15 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1500,800 font ",9" dynamic
 	}
 	set output outname . "." . fmt
+	load dir . 'failed.gp'
 	set multiplot layout rows, cols title "per-call latency percentiles, ns (log scale)\n" . what
 	do for [w=1:nwork] {
 		set title word(workloads, w)
 		plot for [c=1:words(configs)] csv using (of(word(workloads, w), word(configs, c))):5 \
 			with lines lt config_lt(word(configs, c)) dt config_dt(word(configs, c)) \
 			title word(configs, c)
+		# The run's failure is marked once, not once per panel.
+		unset label 99
 	}
 	unset multiplot
 }

@@ -59,6 +59,7 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1400,700 font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
+	load dir . 'failed.gp'
 	set title "Off the capable() path: credential churn and boot, against commoncap on the same LSM stack\n" . \
 		"(stack debian: the kernel's CONFIG_LSM; bare: capability, and usercaps; boot in the grant colour;\n" . \
 		noise_text . ")\n" . what

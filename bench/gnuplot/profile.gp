@@ -3,7 +3,8 @@
 # bench/plot, which sets: dir, outname, data: tab-separated blocks, one
 # per panel (index 0, 1...), each a header row "config" + the functions,
 # then a row per configuration, its label and instructions per function;
-# panel1, panel2: the two panels' titles; what).
+# panel1, panel2: the two panels' titles; what; colours: the functions'
+# colours, bench/function_colours.py's, in the order of the columns).
 set datafile separator "\t"
 set datafile commentschars '#'
 set style data histograms
@@ -14,12 +15,12 @@ set key outside right top vertical noenhanced
 set grid ytics
 set ylabel "instructions per check"
 set yrange [0:*]
+# Room over the tallest bar.
+set offsets 0, 0, graph 0.05, 0
 set xtics nomirror noenhanced rotate by 30 right
 ncols = int(system(sprintf("awk -F'\\t' '!/^#/ && NF { print NF; exit }' '%s'", data)))
-# Ten colours for the functions, the last column ("other") grey.
-array colours[10] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", \
-	"#e377c2", "#bcbd22", "#17becf", "#aec7e8"]
-colour(i) = i == ncols ? "#bbbbbb" : colours[(i - 2) % 10 + 1]
+# Column I's colour: its function's (colours' word I - 1), whatever its rank.
+colour(i) = word(colours, i - 1)
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
@@ -28,6 +29,7 @@ do for [fmt in "png svg"] {
 		set terminal svg size 1400,700 font ",10" dynamic noenhanced
 	}
 	set output outname . "." . fmt
+	load dir . 'failed.gp'
 	set title "Instructions of one capability check per kernel function: security_capable() " . \
 		"from entry to return (capcheck QEMU plugin)\n" . what
 	plot newhistogram panel1 lt 1, \
