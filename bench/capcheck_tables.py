@@ -186,7 +186,9 @@ def cross_check(profiles, check_rows, checks, reference_of):
 def injected_check(profiles):
     """[(workload, config, interrupts in windows, verdict)]: each session
     run again with timer interrupts must count the same per check (every
-    total to the last decimal). Interrupts land where TCG ends a
+    total to the last decimal) but the distinct data lines: the second
+    session is another process, whose credential's groups and task come
+    from other allocations, which can straddle one line more or less. Interrupts land where TCG ends a
     translation block and icount's deadline falls: in some checks never
     (a refusal's 45 instructions, in 5,000 calls); one session in which
     some landed is required, or the run tested nothing."""
@@ -196,7 +198,8 @@ def injected_check(profiles):
         if q is None:
             continue
         irqs = q["session"]["irqs_excluded"]
-        differ = [c for c in VALUE_COLUMNS if q["total"].get(c) != p["total"].get(c)]
+        differ = [c for c in VALUE_COLUMNS
+                  if c != "dlines" and q["total"].get(c) != p["total"].get(c)]
         if differ:
             verdict = "**differs: " + ", ".join(
                 f"{c} {fmt(q['total'][c])} against {fmt(p['total'][c])}" for c in differ) + "**"
@@ -276,8 +279,10 @@ def markdown(profiles, crossed, table, order):
                   "Each configuration's first workload ran a second session with a timer "
                   "interrupt every few microseconds of guest time (bench/guest/capcheck "
                   "--interrupts): its checks must count exactly what the session without "
-                  "them counted (instructions, loads, stores, lines per check), with "
-                  "interrupts left out of its windows.", ""]
+                  "them counted (instructions, loads, stores, instruction lines per check), "
+                  "with interrupts left out of its windows. Data lines are not compared: "
+                  "the second session is another process, whose groups and task come from "
+                  "other allocations, which can straddle a line more or less.", ""]
         lines += table(["workload", "config", "interrupts left out of checks", "verdict"],
                        [[w, c, n, v] for w, c, n, v in sorted(injected,
                                                               key=lambda i: order(i[:2]))])
