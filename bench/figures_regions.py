@@ -211,12 +211,9 @@ KERNELS = (("commoncap (built in, disabled)", "commoncap"), ("naive", "naive"), 
 @region("headline")
 def headline(args, style, results):
     """Instructions added per check, by mode and case: exact.csv (the
-    capcheck plugin's counts), or checks.csv (icount) in a run before it."""
+    capcheck plugin's counts)."""
     run = Record(results, "latest")
-    try:
-        exact = run.rows("exact.csv")
-    except RegionError:
-        return icount_headline(run, style)
+    exact = run.rows("exact.csv")
     rows = []
     for label, kernel in KERNELS:
         cells = [label]
@@ -233,33 +230,6 @@ def headline(args, style, results):
         "(a check's own outcome: `ioprio`'s CAP_SYS_ADMIN is refused, never granted, in every case "
         "but root). A stock check itself is %s instructions." % (
             ", ".join("`%s`" % c for c in checks), source(run), span(stock, places=None))))
-
-
-def icount_headline(run, style):
-    """The headline of a run without exact.csv: icount's whole calls."""
-    checks = run.rows("checks.csv")
-    rows = []
-    for label, kernel in KERNELS:
-        cells = [label]
-        for _, cases in CASES:
-            values = [number(r["added_per_check"]) for r in checks
-                      if r["workload"] in STEADY and r["kernel"] == kernel and r["case"] in cases]
-            cells.append(span(values) if values else "")
-        rows.append(cells)
-    mlock = [number(r["added_per_check_max"]) - number(r["added_per_check_min"]) for r in checks
-             if r["workload"] == "mlock" and r["case"] in ("grant", "allowed")]
-    text = table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4))
-    text += "\n\n" + paragraph(style, (
-        "%s %s, `checks.csv`: icount, in each boot the fewest instructions per call of its repeats "
-        "minus stock's in the same outcome, over the checks one call makes; the median of the boots "
-        "(`ioprio`'s first check, CAP_SYS_ADMIN, is refused at the may-grant word, which halves its "
-        "figures). `mlock`'s successful calls (%s checks each) move by up to %s instructions per check "
-        "between the boots, and their figures with them." % (
-            steady(), source(run),
-            "/".join(sorted({r["checks_per_call"] for r in checks
-                             if r["workload"] == "mlock" and r["case"] in ("grant", "allowed")})),
-            fmt(max(mlock)))))
-    return text
 
 
 @region("goals")
@@ -411,7 +381,9 @@ def cross_check(args, style, results):
     """The profile's cross-check against icount (summary.md)."""
     run = Record(results, "latest")
     text = run.text("summary.md")
-    part = text.split("## cross-check", 1)
+    part = text.split("## cross-check: the exact figures", 1)
+    if len(part) < 2:
+        part = text.split("## cross-check", 1)
     if len(part) < 2:
         raise RegionError("no cross-check in %s/summary.md" % run.name)
     verdict = [line for line in part[1].splitlines() if re.match(r"^\d+ of \d+ agree", line)]

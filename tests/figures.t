@@ -57,11 +57,11 @@ is "$rc" 1 "a region without its closing marker fails"
 contains "$out" "README.md:[0-9]+: region headline has no '<!-- /figures:headline -->'" "... and says where"
 
 copy
-rm "$tmp/repo/results/latest/checks.csv"
+rm "$tmp/repo/results/latest/exact.csv"
 rc=0
 out=$(bench/figures --check --root "$tmp/repo" 2>&1) || rc=$?
 is "$rc" 1 "a region whose results are missing fails"
-contains "$out" "region headline: no checks.csv in results/[^ ]+, loose or packed" "... and names the file"
+contains "$out" "region headline: no exact.csv in results/[^ ]+, loose or packed" "... and names the file"
 
 rc=0
 out=$(bench/figures --nonsense 2>&1) || rc=$?
