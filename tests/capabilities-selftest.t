@@ -24,10 +24,7 @@ for boot in naive cached percred stock; do
 	out=$(run_in_guest "capabilities-$boot" "${share_guest_tests[@]}" --append "$append" -- \
 		sh -c "$guest_command" sh "$guest_tests_dir/capabilities") || rc=$?
 	is "$(printf '%s\n' "$out" | sed -n 1p)" "usercaps: $want" "$boot: usercaps is $want in this boot"
-	relay_tap "$boot" < <(printf '%s\n' "$out" | sed 1d)
-	is "$rc" 0 "$boot: test_execve exits 0"
-	ok "$([ "$relay_planned" -gt 0 ] && [ "$relay_results" = "$relay_planned" ]; echo $?)" \
-		"$boot: test_execve reports all $relay_planned planned results (got $relay_results)"
+	relay_suite "$boot" "test_execve" "$rc" < <(printf '%s\n' "$out" | sed 1d)
 done
 plan "$tap_count"
 [ "$tap_failed" = 0 ]

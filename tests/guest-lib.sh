@@ -81,6 +81,17 @@ relay_tap() {
 	done
 }
 
+# relay_suite LABEL WHAT RC - relay_tap LABEL of the TAP on stdin, then
+# two results of its own: the in-guest WHAT exited RC 0, and reported
+# every result it planned (none lost to a crash or a truncated console).
+relay_suite() {
+	local label=$1 what=$2 rc=$3
+	relay_tap "$label"
+	is "$rc" 0 "$label: $what exits 0"
+	ok "$([ "$relay_planned" -gt 0 ] && [ "$relay_results" = "$relay_planned" ]; echo $?)" \
+		"$label: $what reports all $relay_planned planned results (got $relay_results)"
+}
+
 # run_usercaps_suite MODE - the usercaps kselftest suite, in a guest booted
 # with usercaps.mode=MODE; its TAP is this script's.
 run_usercaps_suite() {

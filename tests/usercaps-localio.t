@@ -17,10 +17,7 @@ for mode in naive cached percred; do
 	out=$(run_in_guest "usercaps-localio-$mode" --rw "$tools" \
 		--append "lsm=$lsm_usercaps usercaps.mode=$mode" -- \
 		tests/guest/usercaps-localio.sh "$tools") || rc=$?
-	relay_tap "$mode" < <(printf '%s\n' "$out")
-	is "$rc" 0 "$mode: the in-guest script exits 0"
-	ok "$([ "$relay_planned" -gt 0 ] && [ "$relay_results" = "$relay_planned" ]; echo $?)" \
-		"$mode: the in-guest script reports all $relay_planned planned results (got $relay_results)"
+	relay_suite "$mode" "the in-guest script" "$rc" < <(printf '%s\n' "$out")
 done
 plan "$tap_count"
 [ "$tap_failed" = 0 ]
