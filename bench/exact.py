@@ -29,6 +29,24 @@ CONFIG_KERNELS = ["stock", "commoncap"] + KERNELS
 CASES = ["allowed", "denied", "grant", "deny", "deny-group", "deny-owner", "root"]
 
 
+# The per-check goals: (text, limit, kernels, cases, WHY's key, whether
+# the limit bounds the absolute figure). bench/plot draws the same limits
+# (exact.py --limits).
+PER_CHECK_GOALS = [
+    ("usercaps built in but disabled (commoncap) vs stock <= 1", 1, ["commoncap"], CASES,
+     "disabled", False),
+    ("root 0", 0, KERNELS, ["root"], "root", True),
+    ("percred grant <= 10", 10, ["percred"], ["grant"], "percred-grant", False),
+    ("percred deny-never (the default policy) <= 2", 2, ["percred"], ["deny"], "deny-never",
+     False),
+    ("percred deny-others (granted to a group the caller is not in, or to another owner) <= 10",
+     10, ["percred"], ["deny-group", "deny-owner"], "deny-others", False),
+    ("cached deny-never <= 3", 3, ["cached"], ["deny"], "deny-never", False),
+    ("cached grant (one supplementary group, the granted one) <= 50", 50, ["cached"], ["grant"],
+     "cached-grant", False),
+]
+
+
 def slot_capabilities(meta):
     """{workload: [capability of slot 1, of slot 2, ...]} from the meta's
     workload_checks ("ioprio:sys_admin,sys_nice kill:kill ...")."""
@@ -210,17 +228,8 @@ def goals(rows, release):
     def pick(kernels, cases):
         return [r for r in rows if r["config"].split("-", 1)[0] in kernels and r["case"] in cases]
 
-    decide("usercaps built in but disabled (commoncap) vs stock <= 1", 1,
-           pick(["commoncap"], CASES), "disabled")
-    decide("root 0", 0, pick(KERNELS, ["root"]), "root", exact_zero=True)
-    decide("percred grant <= 10", 10, pick(["percred"], ["grant"]), "percred-grant")
-    decide("percred deny-never (the default policy) <= 2", 2, pick(["percred"], ["deny"]),
-           "deny-never")
-    decide("percred deny-others (granted to a group the caller is not in, or to another "
-           "owner) <= 10", 10, pick(["percred"], ["deny-group", "deny-owner"]), "deny-others")
-    decide("cached deny-never <= 3", 3, pick(["cached"], ["deny"]), "deny-never")
-    decide("cached grant (one supplementary group, the granted one) <= 50", 50,
-           pick(["cached"], ["grant"]), "cached-grant")
+    for goal, limit, kernels, cases, why_key, exact_zero in PER_CHECK_GOALS:
+        decide(goal, limit, pick(kernels, cases), why_key, exact_zero)
     naive = {(r["workload"], r["capability"], r["case"]): r for r in pick(["naive"], CASES)}
     pairs = [(r, naive[(r["workload"], r["capability"], r["case"])])
              for r in pick(["cached"], CASES) if r["case"] != "root"
@@ -299,3 +308,19 @@ def markdown(rows, goal_rows, table):
              for c in ("stock-allowed", "stock-denied", "stock-root")]
     lines += table(header, body, 1)
     return lines
+
+
+def print_limits():
+    """Each per-check goal's limit, a line "KERNEL CASE LIMIT" per kernel
+    and outcome it bounds (bench/plot's goal marks)."""
+    for _, limit, kernels, cases, _, _ in PER_CHECK_GOALS:
+        for kernel in kernels:
+            for case in cases:
+                print(kernel, case, limit)
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] != ["--limits"]:
+        sys.exit("usage: bench/exact.py --limits")
+    print_limits()
