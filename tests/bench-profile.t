@@ -156,6 +156,18 @@ rc=0
 out=$(bench/summarize "$tmp/calls" 2>&1) || rc=$?
 is "$rc" 3 "a profile that differs from its whole calls by 0.1 a check fails the summary"
 contains "$out" 'kill percred-grant: differs from its calls: profile 15\.000, calls 15\.100' "... and names both"
+# The preemption points the windows leave out are part of the calls:
+# 2 instructions more in the session, counted as left out, agree.
+made_up_run "$tmp/resched" 133 0 0
+sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6330\(.*\)$/\16332\3\t0\t0\t1\t2/' \
+	"$tmp/resched/raw/profile-run1-percred/capcheck.log"
+rc=0
+out=$(bench/summarize "$tmp/resched" 2>&1) || rc=$?
+is "$rc" 0 "a session whose windows left out a preemption point agrees with its calls"
+sed -i 's/\t0\t0\t1\t2$//' "$tmp/resched/raw/profile-run1-percred/capcheck.log"
+rc=0
+out=$(bench/summarize "$tmp/resched" 2>&1) || rc=$?
+is "$rc" 3 "... and the same 2 instructions not counted as one fail it"
 # ... unless a session took an interrupt, which brings other work.
 made_up_run "$tmp/irq" 133 0 600
 sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6930/\16900/' \

@@ -22,7 +22,14 @@
  * An interrupt or exception that lands inside a window (an
  * instruction at an IDT entry: the start of asm_exc_* or asm_sysvec_*,
  * a stub of irq_entries_start or spurious_entries_start) is left out up
- * to its matching iret, and counted.
+ * to its matching iret, and counted. So is a preemption point taken in
+ * a window: a decrement of the preemption count (preempt_enable()) that
+ * finds a reschedule pending branches out of line to call the scheduler
+ * (with PREEMPT_DYNAMIC and preempt=voluntary, a static call patched to
+ * a nop, and a jump back: two instructions); the reschedule was asked for
+ * by an interrupt or a wakeup outside the check, which would otherwise
+ * add its instructions to the few checks that meet it. From the taken
+ * branch to the return to the instruction after it, nothing counts.
  *
  * Only windows inside a session count: a guest program opens and closes
  * one with the instructions of gate.h; each close writes the session's
@@ -46,6 +53,7 @@
  *           entry_without_call nested_entries unattributed_insns
  *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
  *           slot_overflow irq_accesses_excluded irq_accesses_unknown
+ *           resched_points resched_insns
  *   function NAME SYMBOL insns loads stores dlines ilines
  *   total NAME insns loads stores dlines ilines
  *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
@@ -73,7 +81,9 @@
  * (QEMU reports them as the interrupted instruction's, after its own,
  * or as the last one's that accessed memory), left out: an instruction's
  * own accesses are those it made when no interrupt followed it; irq_accesses_unknown: interrupts after an
- * instruction not seen alone yet, whose accesses were all counted.
+ * instruction not seen alone yet, whose accesses were all counted;
+ * resched_points, resched_insns: preemption points taken in windows and
+ * their instructions, left out.
  * A slot row is one check's average over the session's windows of slot
  * K (instructions, loads, stores, lines; checks, insns_min and insns_max
  * are whole), its slotfunction rows that slot's per-function averages.
@@ -141,6 +151,9 @@ struct insn {
 	uint32_t func;
 	uint8_t size, kind;
 	bool idt_entry, annotated;
+	/* A decrement of the preemption count (decl %gs:preempt_count), a
+	 * jz/je that may follow one. */
+	bool preempt_dec, jz;
 	/* Its memory accesses, as counted in a window where no interrupt
 	 * followed it (-1: not seen yet). */
 	int16_t own_accesses;
@@ -180,6 +193,12 @@ struct vcpu {
 	uint32_t *touched;	/* functions with counts this window */
 	size_t ntouched;
 	struct line_set lines;
+	/* The instruction after a preemption point's branch while its taken
+	 * path is left out (0: none); the jz after a preemption count
+	 * decrement, and the decrement before it. */
+	uint64_t resched_return;
+	const struct insn *resched_jz;
+	bool after_preempt_dec;
 	/* Windows since the last system call entry, and this window's slot. */
 	uint32_t since_syscall, window_slot;
 	/* The memory accesses of the window's last instruction, counted at
@@ -204,6 +223,7 @@ struct session_counts {
 	uint64_t user_start, kernel_start;
 	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
 	uint64_t gate_irqs, gate_irq_insns, slot_overflow, irq_accesses, irq_accesses_unknown;
+	uint64_t resched_points, resched_insns;
 };
 
 /* The windows of one slot (slot 0: all of them), per function. */
@@ -228,6 +248,9 @@ static const char *entry_name = "security_capable";
 static char **anno_names;
 static size_t anno_nnames, anno_bytes;
 static uint64_t entry_addr, syscall_addr;
+/* The per-CPU preemption count: __preempt_count (Linux 6.1), or the
+ * preempt_count of pcpu_hot (6.2 on: its second 8 bytes); 0 if neither. */
+static uint64_t preempt_count_addr;
 static struct vcpu *vcpus;
 static int nvcpus;
 static struct session session;
@@ -447,6 +470,24 @@ static bool is_idt_entry(uint64_t vaddr, uint32_t func, const uint8_t *b, size_t
 	return false;
 }
 
+/* decl %gs:disp32(%rip) of the preemption count. */
+static bool is_preempt_dec(uint64_t vaddr, const uint8_t *b, size_t n)
+{
+	int32_t disp;
+
+	if (!preempt_count_addr || n != 7 || b[0] != 0x65 || b[1] != 0xff || b[2] != 0x0d)
+		return false;
+	memcpy(&disp, b + 3, sizeof(disp));
+	/* The %gs-relative offset is the per-CPU symbol's address. */
+	return ((vaddr + n + (int64_t)disp) & 0xffffffffULL) == preempt_count_addr;
+}
+
+/* jz rel8 or jz rel32. */
+static bool is_jz(const uint8_t *b, size_t n)
+{
+	return (n == 2 && b[0] == 0x74) || (n == 6 && b[0] == 0x0f && b[1] == 0x84);
+}
+
 /* The record of the kernel instruction at VADDR with these bytes: made
  * once, again only when the text at that address changed. */
 static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size)
@@ -471,6 +512,8 @@ static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size
 		r->kind = classify(data, size);
 		r->idt_entry = is_idt_entry(vaddr, r->func, data, size);
 		r->own_accesses = -1;
+		r->preempt_dec = is_preempt_dec(vaddr, data, size);
+		r->jz = is_jz(data, size);
 		r->annotated = r->func != NO_FUNC && syms[r->func].annotated;
 		r->next = insn_table[h];
 		insn_table[h] = r;
@@ -668,6 +711,9 @@ static void window_start(struct vcpu *v)
 	v->window_insns = v->window_dlines = v->window_ilines = 0;
 	v->window_gen = session.gen;
 	v->window_slot = ++v->since_syscall;
+	v->resched_return = 0;
+	v->resched_jz = NULL;
+	v->after_preempt_dec = false;
 	line_set_clear(&v->lines);
 	v->slot_known = v->prev && v->prev == v->last_call;
 	v->entry_slot = v->last_call_slot;
@@ -812,6 +858,30 @@ static void window_insn(struct vcpu *v, const struct insn *r)
 		window_end(v, false, false);
 }
 
+/* Whether R, a window's instruction, is on a preemption point's taken
+ * path: from the target of a jz that follows a preemption count
+ * decrement, when the jz is taken, to the jz's next instruction. */
+static bool resched_excluded(struct vcpu *v, const struct insn *r)
+{
+	const struct insn *jz = v->resched_jz;
+
+	if (v->resched_return) {
+		if (r->vaddr != v->resched_return)
+			return true;
+		v->resched_return = 0;
+	}
+	v->resched_jz = v->after_preempt_dec && r->jz ? r : NULL;
+	v->after_preempt_dec = r->preempt_dec;
+	if (jz && r->vaddr != jz->vaddr + jz->size) {
+		v->resched_return = jz->vaddr + jz->size;
+		v->resched_jz = NULL;
+		v->after_preempt_dec = false;
+		__atomic_add_fetch(&session.c.resched_points, 1, __ATOMIC_RELAXED);
+		return true;
+	}
+	return false;
+}
+
 static void insn_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &vcpus[vcpu_index];
@@ -843,6 +913,10 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 			if (v->in_window)
 				__atomic_add_fetch(&session.c.irq_insns, 1, __ATOMIC_RELAXED);
 		}
+	}
+	if (v->in_window && !v->cur_excluded && resched_excluded(v, r)) {
+		v->cur_excluded = true;
+		__atomic_add_fetch(&session.c.resched_insns, 1, __ATOMIC_RELAXED);
 	}
 	if (v->in_window && !v->cur_excluded)
 		window_insn(v, r);
@@ -957,16 +1031,17 @@ static void session_report(void)
 		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
 		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
 		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\tirq_accesses_excluded\t"
-		"irq_accesses_unknown\n");
+		"irq_accesses_unknown\tresched_points\tresched_insns\n");
 	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		"\t%" PRIu64 "\n", session.name,
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name,
 		session.c.checks, all->insns_min, all->insns_max, user_insns - session.c.user_start,
 		kernel_insns - session.c.kernel_start, session.c.irqs, session.c.irq_insns,
 		session.c.slot_mismatch, session.c.no_call, session.c.nested, session.c.unattributed,
 		session.c.unclosed, session.c.runaway, session.c.gate_irqs, session.c.gate_irq_insns,
-		session.c.slot_overflow, session.c.irq_accesses, session.c.irq_accesses_unknown);
+		session.c.slot_overflow, session.c.irq_accesses, session.c.irq_accesses_unknown,
+		session.c.resched_points, session.c.resched_insns);
 	bprintf(&b, "# per check (sums over the checks / checks)\n");
 	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\n");
 	total = report_functions(&b, all, "function", "");
@@ -1180,6 +1255,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			entry_addr = syms[i].addr;
 		if (syms[i].text && !strcmp(syms[i].name, "entry_SYSCALL_64"))
 			syscall_addr = syms[i].addr;
+		if (!strcmp(syms[i].name, "__preempt_count"))
+			preempt_count_addr = syms[i].addr;
+		else if (!strcmp(syms[i].name, "pcpu_hot") && !preempt_count_addr)
+			preempt_count_addr = syms[i].addr + 8;
 	}
 	if (!entry_addr || !syscall_addr) {
 		fprintf(stderr, "capcheck: %s has no text symbol %s\n", map,
