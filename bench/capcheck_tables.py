@@ -59,7 +59,8 @@ def parse_log(path):
                 sessions[name]["slots"][int(fields[2])] = dict(zip(SLOT_COLUMNS,
                                                                    map(float, fields[3:])))
             elif kind == "hook" and name in sessions:
-                hook = dict(zip(VALUE_COLUMNS, map(float, fields[4:])), calls=int(fields[3]))
+                hook = dict(zip(VALUE_COLUMNS + ["insns_min", "insns_max"],
+                                map(float, fields[4:])), calls=int(fields[3]))
                 sessions[name]["hooks"][fields[2]] = hook
             elif kind == "slotfunction" and name in sessions:
                 sessions[name]["slot_functions"].setdefault(int(fields[2]), []).append(

@@ -180,8 +180,8 @@ hook_run() {
 		"$run/raw/profile-run1-percred/capcheck.log"
 	for boot in stock:stock-allowed:100 percred:percred-grant:"$2"; do
 		IFS=: read -r kernel config insns <<<"$boot"
-		printf 'hook\tkill/%s\tsecurity_task_kill\t10\t%s.000\t20.000\t10.000\t6.000\t7.000\n' \
-			"$config" "$insns" >>"$run/raw/profile-run1-$kernel/capcheck.log"
+		printf 'hook\tkill/%s\tsecurity_task_kill\t10\t%s.000\t20.000\t10.000\t6.000\t7.000\t%s\t%s\n' \
+			"$config" "$insns" "$insns" "$insns" >>"$run/raw/profile-run1-$kernel/capcheck.log"
 	done
 }
 hook_run hook 101
@@ -190,7 +190,7 @@ out=$(bench/summarize "$tmp/hook" 2>&1) || rc=$?
 is "$rc" 0 "whole calls 1 a call above the checks' windows pass where a hook window has the 1"
 is "$(cross_check hook)" "15.000 | 1.000 | 16.000 | 16.000 | 0.500 | ok" \
 	"... summary.md: profile + hooks = calls, and icount agrees with them"
-contains "$(cat "$tmp/hook/hooks.csv")" '^kill,security_task_kill,percred-grant,1\.000,101,stock-allowed,100,1,20,10,6\.000,7\.000,0,0,' \
+contains "$(cat "$tmp/hook/hooks.csv")" '^kill,security_task_kill,percred-grant,1\.000,101,stock-allowed,100,1,101,100,1,20,10,6\.000,7\.000,0,0,' \
 	"hooks.csv: the hook's calls per call of kill, its instructions over stock's"
 contains "$(cat "$tmp/hook/summary.md")" '^\| percred-grant \| 1: kill/security_task_kill \|$' \
 	"summary.md: what each other hook call adds, per configuration"

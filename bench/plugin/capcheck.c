@@ -73,7 +73,7 @@
  *   total NAME insns loads stores dlines ilines
  *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
  *   slotfunction NAME K SYMBOL insns loads stores dlines ilines
- *   hook NAME SYMBOL calls insns loads stores dlines ilines
+ *   hook NAME SYMBOL calls insns loads stores dlines ilines insns_min insns_max
  *   insn NAME ADDR SYMBOL OFFSET execs_per_check
  *
  * checks: windows completed in the session; insns_min/max: the fewest and
@@ -106,9 +106,10 @@
  * in them, and another ran); hook_runaway: dropped after RUNAWAY
  * instructions; hook_overflow: hook entries past MAX_HOOK_NEST open
  * windows, counted in the window they are nested in.
- * A hook row is one hook's calls in the session (an integer) and one
- * call's average instructions, loads, stores and distinct lines; only
- * hooks called appear, by name.
+ * A hook row is one hook's calls in the session (an integer), one
+ * call's average instructions, loads, stores and distinct lines, and the
+ * fewest and most instructions of one call; only hooks called appear, by
+ * name.
  * A slot row is one check's average over the session's windows of slot
  * K (instructions, loads, stores, lines; checks, insns_min and insns_max
  * are whole), its slotfunction rows that slot's per-function averages.
@@ -273,7 +274,7 @@ struct session_counts {
 
 /* The calls of one hook in the session, and their sums. */
 struct hook_sum {
-	uint64_t calls;
+	uint64_t calls, insns_min, insns_max;
 	struct counts c;
 };
 
@@ -914,6 +915,10 @@ static void hook_end(struct vcpu *v, enum hook_end_kind how, bool slot_mismatch)
 
 		switch (how) {
 		case HOOK_RETURNED:
+			if (!h->calls || w->c.insns < h->insns_min)
+				h->insns_min = w->c.insns;
+			if (w->c.insns > h->insns_max)
+				h->insns_max = w->c.insns;
 			h->calls++;
 			h->c.insns += w->c.insns;
 			h->c.loads += w->c.loads;
@@ -1317,16 +1322,18 @@ static void session_report(void)
 		report_functions(&b, slot, "slotfunction", prefix);
 	}
 	if (nhooks)
-		bprintf(&b, "# hook\tname\tsymbol\tcalls\tinsns\tloads\tstores\tdlines\tilines\n");
+		bprintf(&b, "# hook\tname\tsymbol\tcalls\tinsns\tloads\tstores\tdlines\tilines\t"
+			"insns_min\tinsns_max\n");
 	for (size_t k = 0; k < nhooks; k++) {
 		const struct hook_sum *h = &session.hooks[k];
 
 		if (!h->calls)
 			continue;
 		n = (double)h->calls;
-		bprintf(&b, "hook\t%s\t%s\t%" PRIu64 "\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", session.name,
-			syms[hook_syms[k]].name, h->calls, h->c.insns / n, h->c.loads / n, h->c.stores / n,
-			h->c.dlines / n, h->c.ilines / n);
+		bprintf(&b, "hook\t%s\t%s\t%" PRIu64 "\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%" PRIu64 "\t%"
+			PRIu64 "\n", session.name, syms[hook_syms[k]].name, h->calls, h->c.insns / n,
+			h->c.loads / n, h->c.stores / n, h->c.dlines / n, h->c.ilines / n, h->insns_min,
+			h->insns_max);
 	}
 	bflush(&b);
 	sessions_reported++;
