@@ -303,9 +303,10 @@ def markdown(profiles, crossed, table, order):
         lines += table(["workload", "config", "reference", "profile", "hooks", "calls",
                         "icount", "noise", "verdict"], rows)
         compared = [c for c in crossed if c[5] is not None]
-        figures = [c for c in crossed if c[2] != "-"]
-        lines += ["", f"{sum(1 for c in figures if c[8] == 'ok')} of {len(figures)} agree with "
-                  "icount within its noise; the sessions without an interrupt "
+        figures = [c for c in crossed if c[2] != "-" and c[6] is not None]
+        lines += ["", f"{sum(1 for c in figures if c[8] == 'ok')} of {len(figures)} with an "
+                  "icount figure agree with it within its noise; the sessions without an "
+                  "interrupt "
                   f"({len(compared)}) agree with their windows (profile + hooks) exactly in "
                   f"{sum(1 for c in compared if not c[8].startswith('**differs from'))}."]
     injected = injected_check(profiles)

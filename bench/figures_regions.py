@@ -386,7 +386,8 @@ def cross_check(args, style, results):
         part = text.split("## cross-check", 1)
     if len(part) < 2:
         raise RegionError("no cross-check in %s/summary.md" % run.name)
-    verdict = [line for line in part[1].splitlines() if re.match(r"^\d+ of \d+ agree", line)]
+    verdict = [line for line in part[1].splitlines()
+               if re.match(r"^\d+ of \d+ (with an icount figure )?agree", line)]
     apart, header = [], None
     for line in part[1].split("\n## ", 1)[0].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]

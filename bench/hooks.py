@@ -39,7 +39,7 @@ NO_BLOB = ["commoncap", "naive", "cached"]
 # The old goal was fork-exec <= 1.01x commoncap: a process's birth may
 # cost 1 % more. Decided on the exact instructions now.
 BIRTH = "fork-exec"
-BIRTH_LIMIT_PCT = 1.0
+BIRTH_LIMIT_PCT = 1
 
 
 def sort_key(r):
@@ -149,24 +149,34 @@ def name(r):
     return f"{r['workload']}/{r['operation']}/{r['config']}"
 
 
-def goals(credops):
+def goals(credops, hook_rows):
     """goals.csv rows: commoncap, naive and cached add 0 instructions to a
     credential operation's fastest call (exactly: the path every call
     takes; an average also holds the allocator's slow paths, whose share
     moves with the slab's state between sessions, and decides nothing);
     percred's additions per fork-exec, averages (the allocator's share
     included), are at most 1 % of a fork-exec's instructions (stock's
-    whole iteration)."""
+    whole iteration). A miss by what every other hook call adds in the
+    same configuration (HOOK_ROWS, the capable workloads') is said to be
+    that."""
     out = []
     none = [r for r in credops if r["added_min"] is not None
             and r["config"].split("-")[0] in NO_BLOB]
     if none:
         worst = max(none, key=lambda r: abs(r["added_min"]))
+        missed = abs(worst["added_min"]) > 5e-4
+        others = set(added_per_call(hook_rows).get(worst["config"], {}))
+        why = None
+        if missed and others == {fmt(worst["added_min"])}:
+            why = (f"every other LSM hook call adds the same in {worst['config']} "
+                   f"(hooks.csv: {fmt(worst['added_min'])}): each hook has a slot per LSM "
+                   f"built in (Linux 6.12's static calls), usercaps' a patched-out jump "
+                   f"whatever its mode")
         out.append({"goal": "credential operations: commoncap, naive and cached add 0 "
                     "instructions to an operation's fastest call", "limit": 0,
-                    "verdict": "missed" if abs(worst["added_min"]) > 5e-4 else "met",
+                    "verdict": "missed" if missed else "met",
                     "worst_row": name(worst), "worst_added": worst["added_min"],
-                    "margin": abs(worst["added_min"]), "why": None,
+                    "margin": abs(worst["added_min"]), "why": why,
                     "measured": ", ".join(f"{name(r)} {fmt(r['added_min'])}" for r in none)})
     births = {key: v for key, v in added_per_iteration(credops).items()
               if key[0] == BIRTH and key[1].startswith("percred-")}
