@@ -102,6 +102,30 @@ made_up_run zero 151:151 210
 bench/summarize "$tmp/zero" >/dev/null 2>&1 || true
 is "$(goal zero "$ZERO")" "missed fork-exec/security_prepare_creds/commoncap-allowed 1 1" \
 	"one instruction more in commoncap's prepare misses the goal of 0 by 1"
+ok "$(! grep -q "^- $ZERO.*Why:" "$tmp/zero/summary.md"; echo $?)" "... and gives no reason of its own"
+
+# kill_session RUN KERNEL CONFIG CHECK HOOK - kill's session of 10 calls,
+# each a check of CHECK instructions and a call of security_task_kill of
+# HOOK, and 500 more: the whole session is exactly the windows.
+kill_session() {
+	local boot=$1/raw/profile-run1-$2
+	printf 'session\tkill/%s\t10\t%s\t%s\t100\t%s\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t0\t10\t0\t10\t0\t0\t0\n' \
+		"$3" "$4" "$4" $((10 * ($4 + $5) + 5000)) >>"$boot/capcheck.log"
+	printf 'total\tkill/%s\t%s.000\t30.000\t20.000\t14.000\t9.000\n' "$3" "$4" >>"$boot/capcheck.log"
+	printf 'hook\tkill/%s\tsecurity_task_kill\t10\t%s.000\t80.000\t80.000\t24.000\t21.000\t%s\t%s\n' \
+		"$3" "$5" "$5" "$5" >>"$boot/capcheck.log"
+	echo "kill/$3 kill $3 10" >>"$boot/sessions.dat"
+}
+# ... as every other hook call does in that configuration: say so.
+made_up_run slot 151:151 210
+sed -i 's/^workloads=$/workloads=kill/' "$tmp/slot/meta"
+kill_session "$tmp/slot" stock stock-allowed 118 307
+kill_session "$tmp/slot" commoncap commoncap-allowed 119 308
+rc=0
+out=$(bench/summarize "$tmp/slot" 2>&1) || rc=$?
+is "$rc" 0 "kill's whole calls 2 above stock's, its check 1 and security_task_kill 1, pass"
+contains "$(cat "$tmp/slot/summary.md")" "^- $ZERO.*\*\*missed\*\* by 1 .*Why: every other LSM hook call adds the same in commoncap-allowed \(hooks\.csv: 1\)" \
+	"a miss of 1 where every other hook call adds 1 says why: each hook's slot per LSM"
 
 # 2 x (1600 + 35) = 3270 of 300000: 1.090 %.
 made_up_run birth 150 1750
