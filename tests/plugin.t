@@ -5,8 +5,11 @@
 # one session per configuration holding exactly its calls' checks, every
 # instruction attributed to a function, every window ended by the return
 # that matches its call; the instructions of security_capable and
-# cap_capable counted one by one (annotate=) and listed by bench/annotate.
-# Two boots of about 30 s under TCG.
+# cap_capable counted one by one (annotate=) and listed by bench/annotate;
+# every LSM hook a hook window of its own (also=security_*): kill's
+# security_task_kill once a granted call, and fork's credential counted
+# as a security_prepare_creds call, and freed (security_cred_free, from an
+# RCU callback, in the 200 ms the session stays open). Two boots of about 30 s under TCG.
 # CAPCHECK_PLUGIN=FILE.so tests another build of the plugin (a mutation).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +40,11 @@ err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin,map=$
 	2>&1 </dev/null) || rc=$?
 ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when annotate= names no function of the map (status $rc)"
 contains "$err" 'annotate=no_such_function: .* has no text symbol' "... and the plugin says which"
+rc=0
+err=$(timeout 20 qemu-system-x86_64 -M none -display none -plugin "$plugin,map=$map,also=no_such_hook_*" \
+	2>&1 </dev/null) || rc=$?
+ok "$([ "$rc" != 0 ] && [ "$rc" != 124 ]; echo $?)" "QEMU stops when also= selects no function of the map (status $rc)"
+contains "$err" 'also=no_such_hook_\*: .* has no text symbol that begins so' "... and the plugin says which"
 
 # boot_plugin NAME APPEND COMMAND... - boot with the plugin (and
 # annotate=$annotate if set), its log in $tmp/NAME.log, the guest's output
@@ -46,7 +54,7 @@ boot_plugin() {
 	shift 2
 	rc=0
 	out=$(vm/run --accel icount --cpus 1 --append "nokaslr $append" --rw "$tmp" \
-		--qemu-arg -plugin --qemu-arg "$plugin,map=$map${annotate:+,annotate=$annotate}" \
+		--qemu-arg -plugin --qemu-arg "$plugin,map=$map${annotate:+,annotate=$annotate}${also:+,also=$also}" \
 		--qemu-arg -d --qemu-arg plugin \
 		--qemu-arg -D --qemu-arg "$tmp/$name.log" -- "$@" 2>"$tmp/$name.err" </dev/null) || rc=$?
 }
@@ -71,21 +79,35 @@ ok "$([ -n "$guest_ns" ] && [ "$guest_ns" -ge "$counted" ] && [ "$((guest_ns - c
 	"icount's guest time around the session is its instructions plus at most 1000 (guest $guest_ns ns, plugin $counted)"
 
 # kill in every percred configuration, 200 calls a session, the entry
-# and cap_capable annotated.
+# and cap_capable annotated, every LSM hook a hook window; then fork, 4
+# calls (1/50), in percred-grant and -deny.
 calls=200
 annotate=security_capable:cap_capable
+also='security_*'
 lsm=$(sed -n 's/^CONFIG_LSM="\(.*\)"$/\1/p' "$build_dir/.config" | tr ',' '\n' |
 	grep -vx -e capability -e usercaps | paste -sd, -)
 boot_plugin kill "lsm=capability,usercaps,$lsm usercaps.mode=percred" bench/guest/capcheck \
 	--out "$tmp" --capbench "$repo_dir/bench/.build/capbench" --calls "$calls" --interrupts 0 \
-	--workloads kill \
+	--workloads kill --churn fork \
 	--map "$map" percred
 is "$rc" 0 "bench/guest/capcheck runs kill in every percred configuration"
 [ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/kill.err" | tail -n 20
 log=$tmp/kill.log
 sessions=$(awk -F'\t' '$1 == "session" { print $2 }' "$log" | paste -sd' ' -)
-is "$sessions" "kill/percred-grant kill/percred-deny kill/percred-deny-group kill/percred-deny-owner kill/percred-root" \
-	"one session per configuration, named by its gate"
+is "$sessions" "kill/percred-grant kill/percred-deny kill/percred-deny-group kill/percred-deny-owner kill/percred-root fork/percred-grant fork/percred-deny" \
+	"one session per configuration, named by its gate; fork's in grant and deny"
+# hook COLUMN SESSION SYMBOL - a hook row's column (calls: 4).
+hook() {
+	awk -F'\t' -v s="$2" -v h="$3" -v c="$1" '$1 == "hook" && $2 == s && $3 == h { print $c }' "$log"
+}
+is "$(hook 4 kill/percred-grant security_task_kill):$(hook 4 kill/percred-deny security_task_kill)" "$calls:" \
+	"hook windows: security_task_kill once a granted kill, never a refused one"
+is "$(hook 4 fork/percred-grant security_prepare_creds)" 4 \
+	"... security_prepare_creds once a fork: a credential made"
+frees=$(hook 4 fork/percred-grant security_cred_free)
+ok "$([ "${frees:-0}" -ge 1 ]; echo $?)" \
+	"... security_cred_free counted, from its RCU callback, in the 200 ms the session stays open (${frees:-no} calls)"
+sessions=$(echo "$sessions" | sed 's| fork/[^ ]*||g')
 per_session() { # COLUMN - its value in every session
 	for s in $sessions; do printf '%s ' "$(field "$log" "$s" "$1")"; done
 }
@@ -99,12 +121,18 @@ is "$(per_session return_slot_mismatch)" "$(every 0)" \
 	"every check ends at the return that pops the slot its entering call pushed"
 is "$(per_session entry_without_call)$(per_session unclosed_windows)$(per_session runaway_windows)" \
 	"$(every 0)$(every 0)$(every 0)" "every check was entered by a call, and ended in its session"
+sessions="$sessions fork/percred-grant fork/percred-deny"
+is "$(per_session hook_return_slot_mismatch)$(per_session hook_unclosed)$(per_session hook_runaway)$(per_session hook_overflow)" \
+	"$(every 0)$(every 0)$(every 0)$(every 0)" \
+	"every hook window ended at its return, in its session, fork's too"
+sessions=$(echo "$sessions" | sed 's| fork/[^ ]*||g')
 same=$(for s in $sessions; do
 	[ "$(field "$log" "$s" insns_min)" = "$(field "$log" "$s" insns_max)" ] && printf 'same ' || printf 'differ '
 done)
 is "$same" "$(every same)" "every check of a session runs the same number of instructions"
 # The function rows add up to the total row.
-sums=$(awk -F'\t' '$1 == "function" { sum[$2] += $4 } $1 == "total" { printf "%s ", (sum[$2] == $3 ? "ok" : $2 ": " sum[$2] " != " $3) }' "$log")
+sums=$(awk -F'\t' '$2 !~ /^kill\// { next } $1 == "function" { sum[$2] += $4 }
+	$1 == "total" { printf "%s ", (sum[$2] == $3 ? "ok" : $2 ": " sum[$2] " != " $3) }' "$log")
 is "$sums" "$(every ok)" "the functions' instructions add up to each check's total"
 grant=$(awk -F'\t' '$1 == "function" && $2 == "kill/percred-grant" { print $3 }' "$log" | paste -sd' ' -)
 contains "$grant" '(^| )security_capable( |$)' "percred-grant's table names security_capable"

@@ -31,18 +31,39 @@
  * add its instructions to the few checks that meet it. From the taken
  * branch to the return to the instruction after it, nothing counts.
  *
+ * Hook windows (also=): each call of another function named is a window
+ * of its own, counted per function (calls, instructions, loads, stores,
+ * lines), so that what a kernel adds outside its checks is accounted
+ * exactly too (Linux 6.12's LSM static calls give every LSM hook a slot per
+ * LSM built in: usercaps adds a patched-out jump to each). A check nested
+ * in a hook window is left out of it (the check's), a hook window nested
+ * in a hook window is left out of the outer one, and a hook called within
+ * a check is the check's (no window): every instruction counts once. A
+ * hook window opens at any interrupt level (security_cred_free runs from
+ * an RCU callback, in a softirq or ksoftirqd) and counts the instructions
+ * of that level only (a deeper interrupt is left out), from the entry to
+ * the ret at depth 0, whose slot is cross-checked as a check's. The call
+ * depth of an outer window follows the instructions of what is nested in
+ * it (their calls and rets), so that the final ret of a nested window,
+ * which pops the outer window's call, is seen.
+ *
  * Only windows inside a session count: a guest program opens and closes
  * one with the instructions of gate.h; each close writes the session's
  * report. Exact with one vCPU; with more, each vCPU's windows are counted
  * but the gate counters are shared.
  *
- * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL][,annotate=SYM:...]):
+ * Arguments (-plugin capcheck.so,map=PATH[,entry=SYMBOL][,annotate=SYM:...]
+ * [,also=SYM:...]):
  *   map=PATH      the booted kernel's System.map (required)
  *   entry=SYMBOL  the function whose calls are the checks (default
  *                 security_capable)
  *   annotate=SYMBOL[:SYMBOL...]  functions of the System.map whose every
  *                 instruction's executions in the checks are counted (the
  *                 insn records); may be given more than once
+ *   also=SYMBOL[:SYMBOL...]  functions whose every call is a hook window
+ *                 (the hook records); a name ending in '*' selects every
+ *                 text symbol that begins so (also=security_*: every LSM
+ *                 hook), the entry left out; may be given more than once
  *
  * Output (QEMU's plugin log: -d plugin -D FILE). Lines that start with
  * '#' are comments; the others are tab-separated, their first field the
@@ -53,11 +74,14 @@
  *           entry_without_call nested_entries unattributed_insns
  *           unclosed_windows runaway_windows gate_irqs gate_irq_insns
  *           slot_overflow irq_accesses_excluded irq_accesses_unknown
+ *           hook_calls hook_return_slot_mismatch hook_entry_without_call
+ *           hook_unclosed hook_runaway hook_overflow
  *           resched_points resched_insns
  *   function NAME SYMBOL insns loads stores dlines ilines
  *   total NAME insns loads stores dlines ilines
  *   slot NAME K checks insns loads stores dlines ilines insns_min insns_max
  *   slotfunction NAME K SYMBOL insns loads stores dlines ilines
+ *   hook NAME SYMBOL calls insns loads stores dlines ilines insns_min insns_max
  *   insn NAME ADDR SYMBOL OFFSET execs_per_check
  *
  * checks: windows completed in the session; insns_min/max: the fewest and
@@ -82,6 +106,18 @@
  * or as the last one's that accessed memory), left out: an instruction's
  * own accesses are those it made when no interrupt followed it; irq_accesses_unknown: interrupts after an
  * instruction not seen alone yet, whose accesses were all counted;
+ * hook_calls: hook windows completed; hook_return_slot_mismatch and
+ * hook_entry_without_call: as for the checks (a hook entered by a jump, a
+ * tail call, is counted the same: its ret at depth 0 ends it);
+ * hook_unclosed: hook windows dropped, still open at the close, when
+ * their interrupt returned, or at a system call's entry (their task slept
+ * in them, and another ran); hook_runaway: dropped after RUNAWAY
+ * instructions; hook_overflow: hook entries past MAX_HOOK_NEST open
+ * windows, counted in the window they are nested in.
+ * A hook row is one hook's calls in the session (an integer), one
+ * call's average instructions, loads, stores and distinct lines, and the
+ * fewest and most instructions of one call; only hooks called appear, by
+ * name.
  * resched_points, resched_insns: preemption points taken in windows and
  * their instructions, left out.
  * A slot row is one check's average over the session's windows of slot
@@ -138,6 +174,10 @@ struct symbol {
 	size_t anno_base;
 	/* An IDT entry: at the symbol's start, or at each stub of a table. */
 	bool entry_at_start, entry_stubs;
+	/* A function of also=: its calls are hook windows, of hook
+	 * hook_index. */
+	bool hook;
+	uint32_t hook_index;
 };
 
 static struct symbol *syms;
@@ -154,6 +194,8 @@ struct insn {
 	/* A decrement of the preemption count (decl %gs:preempt_count), a
 	 * jz/je that may follow one. */
 	bool preempt_dec, jz;
+	/* The hook whose first instruction this is, or -1. */
+	int32_t hook;
 	/* Its memory accesses, as counted in a window where no interrupt
 	 * followed it (-1: not seen yet). */
 	int16_t own_accesses;
@@ -178,6 +220,24 @@ struct line_set {
 	size_t size, used;
 	uint32_t gen;
 };
+
+/* A hook window: one call of an also= function, counted at the interrupt
+ * level it was entered at (deeper interrupts left out). */
+struct hook_window {
+	uint32_t hook, gen;
+	int irq_level, depth;
+	bool closing, slot_known;
+	uint64_t entry_slot;
+	struct counts c;
+	struct line_set lines;
+};
+
+/* Hook windows open at once on a vCPU: nested calls, and interrupts. */
+#define MAX_HOOK_NEST 8
+/* Where an instruction's counts go: nowhere, the check, or a hook window
+ * (its index in the vCPU's stack). */
+#define TARGET_NONE -2
+#define TARGET_CHECK -1
 
 struct vcpu {
 	/* Between windows: the last instruction, and the slot the last call
@@ -207,7 +267,11 @@ struct vcpu {
 	 * interrupted, after that instruction's own. */
 	const struct insn *pending_insn;
 	struct access { uint64_t vaddr; uint8_t size; bool store; } pending[PENDING_MAX];
-	int npending;
+	int npending, pending_target;
+	/* The hook windows open, innermost last, and where the current
+	 * instruction's counts go. */
+	struct hook_window hooks[MAX_HOOK_NEST];
+	int nhooks, target;
 	/* Executions of annotated instructions this window, per byte of
 	 * the annotated functions, and the offsets counted. */
 	uint64_t *anno_window;
@@ -224,6 +288,14 @@ struct session_counts {
 	uint64_t irqs, irq_insns, slot_mismatch, no_call, nested, unattributed, unclosed, runaway;
 	uint64_t gate_irqs, gate_irq_insns, slot_overflow, irq_accesses, irq_accesses_unknown;
 	uint64_t resched_points, resched_insns;
+	uint64_t hook_calls, hook_slot_mismatch, hook_no_call, hook_unclosed, hook_runaway;
+	uint64_t hook_overflow;
+};
+
+/* The calls of one hook in the session, and their sums. */
+struct hook_sum {
+	uint64_t calls, insns_min, insns_max;
+	struct counts c;
 };
 
 /* The windows of one slot (slot 0: all of them), per function. */
@@ -241,12 +313,18 @@ struct session {
 	struct session_counts c;
 	struct slot slots[MAX_SLOTS + 1];
 	uint64_t *anno_execs;	/* per byte of the annotated functions */
+	struct hook_sum *hooks;	/* per hook */
 };
 
 static const char *entry_name = "security_capable";
 /* The annotate= names, and the bytes of their functions in all. */
 static char **anno_names;
 static size_t anno_nnames, anno_bytes;
+/* The also= names, and the hooks they select: their symbols, by name. */
+static char **also_names;
+static size_t also_nnames;
+static uint32_t *hook_syms;
+static size_t nhooks;
 static uint64_t entry_addr, syscall_addr;
 /* The per-CPU preemption count: __preempt_count (Linux 6.1), or the
  * preempt_count of pcpu_hot (6.2 on: its second 8 bytes); 0 if neither. */
@@ -515,6 +593,8 @@ static struct insn *insn_record(uint64_t vaddr, const uint8_t *data, size_t size
 		r->preempt_dec = is_preempt_dec(vaddr, data, size);
 		r->jz = is_jz(data, size);
 		r->annotated = r->func != NO_FUNC && syms[r->func].annotated;
+		r->hook = r->func != NO_FUNC && syms[r->func].hook && syms[r->func].addr == vaddr ?
+			  (int32_t)syms[r->func].hook_index : -1;
 		r->next = insn_table[h];
 		insn_table[h] = r;
 	}
@@ -580,20 +660,22 @@ static void line_set_clear(struct line_set *s)
  * not a function (the last of a section, or a typo for a table). */
 #define ANNOTATE_MAX_BYTES (1 << 20)
 
-static int annotate_parse(const char *list)
+/* Add the names of ARG=LIST (SYMBOL[:SYMBOL...]) to NAMES. */
+static int parse_names(const char *arg, const char *list, char ***names, size_t *n)
 {
-	char *names = strdup(list), *save = NULL;
+	char *copy = strdup(list), *save = NULL;
+	size_t before = *n;
 
-	if (!names)
+	if (!copy)
 		abort();
-	for (char *name = strtok_r(names, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
-		anno_names = realloc(anno_names, (anno_nnames + 1) * sizeof(*anno_names));
-		if (!anno_names)
+	for (char *name = strtok_r(copy, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+		*names = realloc(*names, (*n + 1) * sizeof(**names));
+		if (!*names)
 			abort();
-		anno_names[anno_nnames++] = name;
+		(*names)[(*n)++] = name;
 	}
-	if (!anno_nnames) {
-		fprintf(stderr, "capcheck: annotate= names no function (annotate=SYMBOL[:SYMBOL...])\n");
+	if (*n == before) {
+		fprintf(stderr, "capcheck: %s= names no function (%s=SYMBOL[:SYMBOL...])\n", arg, arg);
 		return -1;
 	}
 	return 0;
@@ -797,9 +879,200 @@ static void add_lines(struct vcpu *v, struct counts *c, uint32_t func, uint64_t 
 	}
 }
 
+/* --- hook windows (also=) --- */
+
+static int cmp_hook_name(const void *a, const void *b)
+{
+	return strcmp(syms[*(const uint32_t *)a].name, syms[*(const uint32_t *)b].name);
+}
+
+/* Mark the text symbols the also= names select: a name, or with a final
+ * '*' every name that begins so; never the entry (its calls are the
+ * checks). */
+static int hooks_setup(const char *map)
+{
+	for (size_t n = 0; n < also_nnames; n++) {
+		const char *want = also_names[n];
+		size_t len = strlen(want);
+		bool prefix = len && want[len - 1] == '*', found = false;
+
+		for (size_t i = 0; i < nsyms; i++) {
+			if (!syms[i].text || (prefix ? strncmp(syms[i].name, want, len - 1) :
+					      strcmp(syms[i].name, want)))
+				continue;
+			if (syms[i].addr == entry_addr) {
+				if (prefix)
+					continue;
+				fprintf(stderr, "capcheck: also=%s: that is entry=, whose calls are the "
+					"checks\n", want);
+				return -1;
+			}
+			found = true;
+			if (syms[i].hook)	/* named twice */
+				continue;
+			syms[i].hook = true;
+			hook_syms = realloc(hook_syms, (nhooks + 1) * sizeof(*hook_syms));
+			if (!hook_syms)
+				abort();
+			hook_syms[nhooks++] = i;
+		}
+		if (!found) {
+			fprintf(stderr, "capcheck: also=%s: %s has no text symbol %s (of the names at "
+				"one address, name the one the function rows show)\n", want, map,
+				prefix ? "that begins so" : "of that name");
+			return -1;
+		}
+	}
+	qsort(hook_syms, nhooks, sizeof(*hook_syms), cmp_hook_name);
+	for (size_t k = 0; k < nhooks; k++)
+		syms[hook_syms[k]].hook_index = k;
+	session.hooks = xcalloc(nhooks ? nhooks : 1, sizeof(*session.hooks));
+	return 0;
+}
+
+static void hook_add_lines(struct hook_window *w, uint64_t addr, unsigned int size, bool instr)
+{
+	for (uint64_t line = addr >> LINE_SHIFT; line <= (addr + size - 1) >> LINE_SHIFT; line++) {
+		if (!line_set_add(&w->lines, line, 0, instr))
+			continue;
+		if (instr)
+			w->c.ilines++;
+		else
+			w->c.dlines++;
+	}
+}
+
+/* How a hook window ends: by its return, after RUNAWAY instructions, or
+ * lost (its interrupt returned, or its session closed, without it). */
+enum hook_end_kind { HOOK_RETURNED, HOOK_RUNAWAY, HOOK_LOST };
+
+/* End the innermost hook window; one that RETURNED counts in its hook. */
+static void hook_end(struct vcpu *v, enum hook_end_kind how, bool slot_mismatch)
+{
+	struct hook_window *w = &v->hooks[--v->nhooks];
+
+	if (v->pending_insn && v->pending_target == v->nhooks) {
+		v->npending = 0;
+		v->pending_insn = NULL;
+	}
+	pthread_mutex_lock(&session_lock);
+	if (session.open && session.gen == w->gen) {
+		struct hook_sum *h = &session.hooks[w->hook];
+
+		switch (how) {
+		case HOOK_RETURNED:
+			if (!h->calls || w->c.insns < h->insns_min)
+				h->insns_min = w->c.insns;
+			if (w->c.insns > h->insns_max)
+				h->insns_max = w->c.insns;
+			h->calls++;
+			h->c.insns += w->c.insns;
+			h->c.loads += w->c.loads;
+			h->c.stores += w->c.stores;
+			h->c.dlines += w->c.dlines;
+			h->c.ilines += w->c.ilines;
+			session.c.hook_calls++;
+			session.c.hook_no_call += !w->slot_known;
+			session.c.hook_slot_mismatch += slot_mismatch;
+			break;
+		case HOOK_RUNAWAY:
+			session.c.hook_runaway++;
+			break;
+		case HOOK_LOST:
+			session.c.hook_unclosed++;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&session_lock);
+}
+
+/* Drop the hook windows entered at a deeper interrupt level than LEVEL:
+ * their interrupt returned without them. */
+static void hooks_drop_stale(struct vcpu *v, int level)
+{
+	while (v->nhooks && v->hooks[v->nhooks - 1].irq_level > level)
+		hook_end(v, HOOK_LOST, false);
+}
+
+/* End the hook windows whose final return ran; LOAD the address it popped
+ * its return address from (0: its load never came, a mismatch). */
+static void hooks_close(struct vcpu *v, uint64_t load)
+{
+	while (v->nhooks && v->hooks[v->nhooks - 1].closing) {
+		const struct hook_window *w = &v->hooks[v->nhooks - 1];
+
+		hook_end(v, HOOK_RETURNED, w->slot_known && (!load || load != w->entry_slot));
+	}
+}
+
+static void hook_start(struct vcpu *v, uint32_t hook)
+{
+	struct hook_window *w;
+
+	hooks_drop_stale(v, v->irq_nest);
+	if (v->nhooks == MAX_HOOK_NEST) {
+		/* Counted in the window it is nested in. */
+		__atomic_add_fetch(&session.c.hook_overflow, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	w = &v->hooks[v->nhooks++];
+	w->hook = hook;
+	w->gen = session.gen;
+	w->irq_level = v->irq_nest;
+	w->depth = 0;
+	w->closing = false;
+	w->c = (struct counts){ 0 };
+	line_set_clear(&w->lines);
+	w->slot_known = v->prev && v->prev == v->last_call;
+	w->entry_slot = v->last_call_slot;
+}
+
+/* Follow the call depth of the hook windows at LEVEL: the instructions of
+ * a check or of an inner hook window count there, but their calls and
+ * returns are the enclosing windows' too (the final return pops the
+ * enclosing window's call). */
+static void hooks_track(struct vcpu *v, const struct insn *r, int level)
+{
+	for (int i = v->nhooks - 1; i >= 0 && v->hooks[i].irq_level == level; i--) {
+		struct hook_window *w = &v->hooks[i];
+
+		if (r->kind == K_CALL)
+			w->depth++;
+		else if (r->kind == K_RET && w->depth == 0)
+			w->closing = true;	/* its load of the slot ends the window */
+		else if (r->kind == K_RET)
+			w->depth--;
+	}
+}
+
+/* An instruction of the innermost hook window. */
+static void hook_insn(struct vcpu *v, const struct insn *r)
+{
+	struct hook_window *w = &v->hooks[v->nhooks - 1];
+
+	w->c.insns++;
+	v->pending_insn = r;	/* its accesses, none or more, follow */
+	v->pending_target = v->nhooks - 1;
+	hook_add_lines(w, r->vaddr, r->size, true);
+	if (w->c.insns > RUNAWAY)
+		hook_end(v, HOOK_RUNAWAY, false);
+}
+
 static void count_access(struct vcpu *v, const struct insn *r, const struct access *a)
 {
-	struct counts *c = check_counts(v, r->func);
+	struct counts *c;
+
+	if (v->pending_target >= 0) {
+		struct hook_window *w = &v->hooks[v->pending_target];
+
+		if (a->store)
+			w->c.stores++;
+		else
+			w->c.loads++;
+		hook_add_lines(w, a->vaddr, a->size, false);
+		return;
+	}
+	c = check_counts(v, r->func);
 
 	if (a->store)
 		c->stores++;
@@ -841,6 +1114,7 @@ static void window_insn(struct vcpu *v, const struct insn *r)
 	c->insns++;
 	v->window_insns++;
 	v->pending_insn = r;	/* its accesses, none or more, follow */
+	v->pending_target = TARGET_CHECK;
 	annotate_count(v, r);
 	add_lines(v, c, r->func, r->vaddr, r->size, true);
 	switch (r->kind) {
@@ -886,6 +1160,8 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 {
 	struct vcpu *v = &vcpus[vcpu_index];
 	const struct insn *r = udata;
+	bool resched;
+	int level;
 
 	if (v->pending_insn)
 		settle_accesses(v, r->idt_entry);
@@ -893,10 +1169,13 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 		if (v->closing)	/* a ret whose load never came */
 			window_end(v, true, true);
 	}
+	hooks_close(v, 0);	/* likewise */
 	/* Interrupts and exceptions, inside a window or not, while a
-	 * session is open: an IDT entry to its matching iret. */
+	 * session is open: an IDT entry to its matching iret. LEVEL: the
+	 * interrupt level this instruction runs at. */
 	v->cur_excluded = false;
-	if (v->in_window || __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
+	level = v->irq_nest;
+	if (v->in_window || v->nhooks || __atomic_load_n(&session.open, __ATOMIC_RELAXED)) {
 		v->cur_excluded = v->irq_nest > 0 || r->idt_entry;
 		if (r->idt_entry) {
 			if (!v->irq_nest) {
@@ -904,7 +1183,7 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 				if (v->in_window)
 					__atomic_add_fetch(&session.c.irqs, 1, __ATOMIC_RELAXED);
 			}
-			v->irq_nest++;
+			level = ++v->irq_nest;
 		} else if (v->irq_nest && r->kind == K_IRET) {
 			v->irq_nest--;
 		}
@@ -914,19 +1193,41 @@ static void insn_exec(unsigned int vcpu_index, void *udata)
 				__atomic_add_fetch(&session.c.irq_insns, 1, __ATOMIC_RELAXED);
 		}
 	}
-	if (v->in_window && !v->cur_excluded && resched_excluded(v, r)) {
+	/* A preemption point's path is nobody's: neither the check's nor a
+	 * hook window's. */
+	resched = v->in_window && !v->cur_excluded && resched_excluded(v, r);
+	if (resched) {
 		v->cur_excluded = true;
 		__atomic_add_fetch(&session.c.resched_insns, 1, __ATOMIC_RELAXED);
 	}
-	if (v->in_window && !v->cur_excluded)
+	/* A check's instructions are its own, even in a hook window; a hook
+	 * window takes those of its interrupt level when no inner one is
+	 * open. */
+	v->target = TARGET_NONE;
+	if (v->nhooks) {
+		hooks_drop_stale(v, level);
+		hooks_track(v, r, level);
+	}
+	if (v->in_window && !v->cur_excluded) {
+		v->target = TARGET_CHECK;
 		window_insn(v, r);
+	} else if (!resched && v->nhooks && v->hooks[v->nhooks - 1].irq_level == level) {
+		v->target = v->nhooks - 1;
+		hook_insn(v, r);
+	}
 	v->prev = r;
 }
 
 /* A system call's entry: the checks that follow are its own. */
 static void syscall_exec(unsigned int vcpu_index, void *udata)
 {
-	vcpus[vcpu_index].since_syscall = 0;
+	struct vcpu *v = &vcpus[vcpu_index];
+
+	v->since_syscall = 0;
+	/* A hook window open here went to user space and back: its task
+	 * slept in it, and another ran (its counts are not the call's). */
+	while (v->nhooks)
+		hook_end(v, HOOK_LOST, false);
 	insn_exec(vcpu_index, udata);
 }
 
@@ -944,6 +1245,19 @@ static void entry_exec(unsigned int vcpu_index, void *udata)
 	insn_exec(vcpu_index, udata);
 }
 
+/* The first instruction of a hook (also=): a hook window opens, at any
+ * interrupt level (security_cred_free runs from an RCU callback, maybe in
+ * a softirq), but not inside a check, whose instructions stay its own. */
+static void hook_entry_exec(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = &vcpus[vcpu_index];
+	const struct insn *r = udata;
+
+	if (__atomic_load_n(&session.open, __ATOMIC_RELAXED) && !(v->in_window && !v->irq_nest))
+		hook_start(v, (uint32_t)r->hook);
+	insn_exec(vcpu_index, udata);
+}
+
 static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		       void *udata)
 {
@@ -956,7 +1270,7 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 		v->last_call = r;
 		v->last_call_slot = vaddr;
 	}
-	if (!v->in_window || v->cur_excluded)
+	if (v->target == TARGET_NONE)
 		return;
 	/* Not the last instruction's: an interrupt's delivery through the
 	 * callbacks of an earlier instruction (QEMU keeps the last ones
@@ -969,11 +1283,19 @@ static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint
 		if (v->pending_insn)
 			settle_accesses(v, false);
 		v->pending_insn = r;
+		v->pending_target = v->target;
 	}
 	v->pending[v->npending++] = a;
-	if (v->closing && r->kind == K_RET && !store) {
-		settle_accesses(v, false);
-		window_end(v, true, v->slot_known && vaddr != v->entry_slot);
+	if (r->kind == K_RET && !store) {
+		bool check_ends = v->in_window && v->closing;
+		bool hook_ends = v->nhooks && v->hooks[v->nhooks - 1].closing;
+
+		if (check_ends || hook_ends)
+			settle_accesses(v, false);
+		if (check_ends)
+			window_end(v, true, v->slot_known && vaddr != v->entry_slot);
+		if (hook_ends)
+			hooks_close(v, vaddr);
 	}
 }
 
@@ -1022,8 +1344,11 @@ static void session_report(void)
 	double n = all->checks ? (double)all->checks : 1.0;
 	int unclosed = 0;
 
-	for (int i = 0; i < nvcpus; i++)
+	for (int i = 0; i < nvcpus; i++) {
 		unclosed += vcpus[i].in_window && vcpus[i].window_gen == session.gen;
+		for (int k = 0; k < vcpus[i].nhooks; k++)
+			session.c.hook_unclosed += vcpus[i].hooks[k].gen == session.gen;
+	}
 	session.c.unclosed = unclosed;
 	bprintf(&b, "# capcheck session %s: %" PRIu64 " checks (windows of %s)\n", session.name,
 		session.c.checks, entry_name);
@@ -1031,8 +1356,10 @@ static void session_report(void)
 		"gate_kernel_insns\tirqs_excluded\tirq_insns_excluded\treturn_slot_mismatch\t"
 		"entry_without_call\tnested_entries\tunattributed_insns\tunclosed_windows\t"
 		"runaway_windows\tgate_irqs\tgate_irq_insns\tslot_overflow\tirq_accesses_excluded\t"
-		"irq_accesses_unknown\tresched_points\tresched_insns\n");
+		"irq_accesses_unknown\thook_calls\thook_return_slot_mismatch\thook_entry_without_call\t"
+		"hook_unclosed\thook_runaway\thook_overflow\tresched_points\tresched_insns\n");
 	bprintf(&b, "session\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", session.name,
@@ -1041,6 +1368,8 @@ static void session_report(void)
 		session.c.slot_mismatch, session.c.no_call, session.c.nested, session.c.unattributed,
 		session.c.unclosed, session.c.runaway, session.c.gate_irqs, session.c.gate_irq_insns,
 		session.c.slot_overflow, session.c.irq_accesses, session.c.irq_accesses_unknown,
+		session.c.hook_calls, session.c.hook_slot_mismatch, session.c.hook_no_call,
+		session.c.hook_unclosed, session.c.hook_runaway, session.c.hook_overflow,
 		session.c.resched_points, session.c.resched_insns);
 	bprintf(&b, "# per check (sums over the checks / checks)\n");
 	bprintf(&b, "# function\tname\tsymbol\tinsns\tloads\tstores\tdlines\tilines\n");
@@ -1070,6 +1399,20 @@ static void session_report(void)
 			slot->insns_min, slot->insns_max);
 		report_functions(&b, slot, "slotfunction", prefix);
 	}
+	if (nhooks)
+		bprintf(&b, "# hook\tname\tsymbol\tcalls\tinsns\tloads\tstores\tdlines\tilines\t"
+			"insns_min\tinsns_max\n");
+	for (size_t k = 0; k < nhooks; k++) {
+		const struct hook_sum *h = &session.hooks[k];
+
+		if (!h->calls)
+			continue;
+		n = (double)h->calls;
+		bprintf(&b, "hook\t%s\t%s\t%" PRIu64 "\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%" PRIu64 "\t%"
+			PRIu64 "\n", session.name, syms[hook_syms[k]].name, h->calls, h->c.insns / n,
+			h->c.loads / n, h->c.stores / n, h->c.dlines / n, h->c.ilines / n, h->insns_min,
+			h->insns_max);
+	}
 	bflush(&b);
 	sessions_reported++;
 }
@@ -1093,6 +1436,10 @@ static void gate_open(struct vcpu *v)
 		*slot = (struct slot){ .funcs = slot->funcs, .touched = slot->touched };
 	}
 	session.c = (struct session_counts){ 0 };
+	memset(session.hooks, 0, (nhooks ? nhooks : 1) * sizeof(*session.hooks));
+	/* The open runs in user space: no hook window under way. */
+	while (v->nhooks)
+		hook_end(v, HOOK_LOST, false);
 	if (anno_bytes)
 		memset(session.anno_execs, 0, anno_bytes * sizeof(*session.anno_execs));
 	snprintf(session.name, sizeof(session.name), "%s", v->name_len ? v->name : "unnamed");
@@ -1179,6 +1526,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 								   &kernel_insns, 1);
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, vaddr == entry_addr ? entry_exec :
 							       vaddr == syscall_addr ? syscall_exec :
+							       r->hook >= 0 ? hook_entry_exec :
 							       insn_exec, QEMU_PLUGIN_CB_NO_REGS, r);
 			qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
 							 QEMU_PLUGIN_MEM_RW, r);
@@ -1232,11 +1580,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else if (!strncmp(argv[i], "entry=", 6)) {
 			entry_name = argv[i] + 6;
 		} else if (!strncmp(argv[i], "annotate=", 9)) {
-			if (annotate_parse(argv[i] + 9))
+			if (parse_names("annotate", argv[i] + 9, &anno_names, &anno_nnames))
+				return -1;
+		} else if (!strncmp(argv[i], "also=", 5)) {
+			if (parse_names("also", argv[i] + 5, &also_names, &also_nnames))
 				return -1;
 		} else {
 			fprintf(stderr, "capcheck: unknown argument '%s' (map=PATH, entry=SYMBOL, "
-				"annotate=SYMBOL[:SYMBOL...])\n", argv[i]);
+				"annotate=SYMBOL[:SYMBOL...], also=SYMBOL[:SYMBOL...])\n", argv[i]);
 			return -1;
 		}
 	}
@@ -1265,8 +1616,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			entry_addr ? "entry_SYSCALL_64" : entry_name);
 		return -1;
 	}
+	if (hooks_setup(map))
+		return -1;
 	nvcpus = info->system.max_vcpus;
 	vcpus = xcalloc(nvcpus, sizeof(*vcpus));
+	for (int i = 0; i < nvcpus; i++)
+		vcpus[i].target = vcpus[i].pending_target = TARGET_NONE;
 	for (int k = 0; k <= MAX_SLOTS; k++) {
 		session.slots[k].funcs = xcalloc(nsyms + 1, sizeof(*session.slots[k].funcs));
 		session.slots[k].touched = xcalloc(nsyms + 1, sizeof(*session.slots[k].touched));
@@ -1275,6 +1630,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		"; %d vCPU(s)\n", map, nsyms, entry_name, entry_addr, nvcpus);
 	for (size_t n = 0; n < anno_nnames; n++)
 		bprintf(&b, "# capcheck: annotate %s\n", anno_names[n]);
+	if (nhooks)
+		bprintf(&b, "# capcheck: %zu hooks (also=): each call a window of its own\n", nhooks);
 	bflush(&b);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -497,6 +497,10 @@ static void usage(FILE *f)
 		"      --format FMT    default (for people) or simple (one row per repeat)\n"
 		"      --gate NAME     open a session of the capcheck QEMU plugin named NAME\n"
 		"                      around each repeat's calls (bench/plugin/gate.h)\n"
+		"      --settle MS     with --gate, sleep MS ms after the calls, before the\n"
+		"                      session closes: the RCU callbacks that free the calls'\n"
+		"                      credentials (security_cred_free) run in it (the\n"
+		"                      repeat's time counts the sleep)\n"
 		"      --interrupts US a timer interrupt every US to 2 US microseconds in the\n"
 		"                      timed calls (an interval timer, its signal ignored):\n"
 		"                      interrupts that land in checks, for the plugin to\n"
@@ -562,6 +566,7 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "gate", required_argument, NULL, 'G' },
 		{ "interrupts", required_argument, NULL, 'I' },
+		{ "settle", required_argument, NULL, 'S' },
 		{ "list", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -570,7 +575,7 @@ int main(int argc, char **argv)
 	enum expect expect = EXPECT_ALLOW;
 	const char *config = "-", *effective = NULL, *cdf_path = NULL, *gate = NULL;
 	unsigned long interrupts = 0;
-	unsigned long calls = 0, min_ms = 0;
+	unsigned long calls = 0, min_ms = 0, settle_ms = 0;
 	bool simple = false;
 	const struct workload *w;
 	int64_t *samples = NULL, warm_start;
@@ -589,6 +594,7 @@ int main(int argc, char **argv)
 		case 'l': calls = parse_count("--latency", optarg, 1); break;
 		case 'H': cdf_path = optarg; break;
 		case 'I': interrupts = parse_count("--interrupts", optarg, 1); break;
+		case 'S': settle_ms = parse_count("--settle", optarg, 0); break;
 		case 'X': exec_path = optarg; break;
 		case 'G':
 			if (!*optarg || strlen(optarg) > CAPCHECK_NAME_MAX || strpbrk(optarg, "\t\n"))
@@ -642,6 +648,8 @@ int main(int argc, char **argv)
 		warmup = iterations / 10;
 	if (min_ms && !warmup)
 		die("--min-time needs a warmup to time (--warmup 0, or -n below 10)");
+	if (settle_ms && !gate)
+		die("--settle keeps a plugin session open: it needs --gate");
 	if (!exec_path)
 		exec_path = beside_self("exit0");
 
@@ -692,7 +700,8 @@ int main(int argc, char **argv)
 	for (unsigned int rep = 1; rep <= repeats; rep++) {
 		int64_t start = now_ns(), total;
 
-		/* The session holds the calls alone: no clock, no output. */
+		/* The session holds the calls alone: no clock, no output;
+		 * with --settle, then the RCU callbacks of their credentials. */
 		if (gate)
 			capcheck_gate_open(gate);
 		for (unsigned long i = 0; i < iterations; i++) {
@@ -700,6 +709,12 @@ int main(int argc, char **argv)
 
 			if (rc != want)
 				surprise(w, want, rc, i);
+		}
+		if (gate && settle_ms) {
+			struct timespec settle = { settle_ms / 1000, settle_ms % 1000 * 1000000 };
+
+			while (nanosleep(&settle, &settle) && errno == EINTR)
+				;
 		}
 		if (gate)
 			capcheck_gate_close();
