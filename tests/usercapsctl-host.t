@@ -460,10 +460,14 @@ is "$(complete_words usercapsctl ca)" cat-config "completion: cat-config"
 is "$(complete_words usercapsctl save --w)" --wait "completion: save --wait"
 
 # Finding 9: waiting for the lock says so, and is bounded (--wait).
+# The holder keeps the lock until $tmp/release exists, so that a loaded
+# machine cannot let it go before the second grant starts to wait.
 reset_policy
-flock "$lock" sleep 1.5 &
+rm -f "$tmp/release" "$tmp/held"
+# shellcheck disable=SC2016 # for the holder's sh
+flock "$lock" sh -c 'touch "$1/held"; while [ ! -e "$1/release" ]; do sleep 0.05; done' sh "$tmp" &
 holder=$!
-sleep 0.2
+while [ ! -e "$tmp/held" ]; do sleep 0.05; done
 before=$(state)
 start=$(date +%s%N)
 run grant sys_nice --group audio --wait 1
@@ -473,6 +477,9 @@ contains "$out" '^usercapsctl: waiting for .*usercapsctl.lock: another usercapsc
 contains "$out" 'still held after 1 s; nothing changed' "... then that it gave up"
 ok "$([ "$took" -ge 900 ] && [ "$took" -lt 2500 ]; echo $?)" "... after 1 s (took $took ms)"
 is "$(state)" "$before" "... and changed nothing"
+# Released 1 s after the grant has started.
+(for _ in $(seq 200); do pgrep -f -- 'grant sys_nice --group audio --wait 10$' >/dev/null && break; sleep 0.05; done
+	sleep 1; touch "$tmp/release") &
 run grant sys_nice --group audio --wait 10
 contains "$rc:$out" "^0:usercapsctl: waiting for " "grant --wait 10: waits for the holder, then grants"
 wait "$holder"
