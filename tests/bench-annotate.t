@@ -168,6 +168,12 @@ is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' \
 	"... with the source lines of its object compiled again with -g"
 is "$(table_row "$out" total)" '35.000' "... and the table by line"
 contains "$out" "compiled again with -g in $tmp/kbuild-lines/" "... saying where the twin is"
+# A copy of the vmlinux beside a link to its build (bench/run's snapshot).
+mkdir -p "$tmp/copy"
+cp "$tmp/kbuild/vmlinux" "$tmp/kbuild/Makefile" "$tmp/copy/"
+ln -s "$tmp/kbuild" "$tmp/copy/kbuild"
+out=$(bench/annotate "$tmp/n10.log" "$tmp/copy/vmlinux" 2>&1) || rc=$?
+is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' "... and a copy of it beside a link named kbuild to its build"
 touch -d @0 "$tmp/kbuild-lines/loop.o"
 bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" >/dev/null 2>&1
 is "$(stat -c %Y "$tmp/kbuild-lines/loop.o")" 0 "... not compiled again while its object and source are unchanged"
