@@ -107,7 +107,7 @@ def profile_table(record, workload, config):
 def ab_tables(record):
     """An A/B's ab.md: its per-call and per-check rows, and its per-function
     tables ({'kill-cached-grant': {function: (a, b, b - a)}})."""
-    rows, functions, section = [], {}, None
+    rows, functions, section, exact = [], {}, None, False
     for line in record.text("ab.md").splitlines():
         heading = re.match(r"^### (\S+): instructions per check$", line)
         if heading:
@@ -117,16 +117,33 @@ def ab_tables(record):
             section = {}    # another section's tables (bench/ab-annotate's): not these
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == "workload":
+            exact = cells[2] == "check"    # bench/ab-exact's table (ab_exact), not icount's
         if not line.startswith("|") or cells[0] in ("workload", "function") or cells[0].startswith("---"):
             continue
-        if section is None and len(cells) == 10:
+        if section is None and len(cells) == 10 and not exact:
             rows.append(dict(zip(("workload", "config", "checks", "call_a", "call_b", "call_delta",
                                   "check_a", "check_b", "check_delta", "noise"), cells)))
         elif section is not None and len(cells) == 4:
             section[cells[0]] = tuple(number(c) for c in cells[1:])
-    if not rows:
+    if not rows and not functions:
         raise RegionError("no table in %s/ab.md" % record.name)
     return rows, functions
+
+
+def ab_exact(record):
+    """An A/B's bench/ab-exact rows (ab.md): [{workload, config, check, a,
+    b, delta}]."""
+    rows, inside = [], False
+    for line in record.text("ab.md").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == "workload":
+            inside = cells[2] == "check"
+        elif inside and line.startswith("|") and not cells[0].startswith("---"):
+            rows.append(dict(zip(("workload", "config", "check", "a", "b", "delta"), cells)))
+        elif not line.startswith("|"):
+            inside = False
+    return rows
 
 
 def ab_check(rows, workload, config, side):
@@ -559,16 +576,24 @@ def ab_runs(args, style, results):
         per_call = {}
         for r in rows:
             per_call[r["workload"]] = max(per_call.get(r["workload"], 0), abs(number(r["call_delta"])))
-        item = ("%s (A=%s, B=%s; %s): %d min %d s in all%s; builds: %s; bench/run rounds %s. "
-                "Per check, B - A past the noise in %d of %d rows%s; the others within %s. Per call, "
-                "at most %s." % (
-                    "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
-                    "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
-                    " (%s)" % phases if phases else "", builds, rounds or "-", len(bold), len(rows),
-                    " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
-                                   ", ".join(sorted({r["config"].split("-")[0] for r in bold})))
-                    if bold else "", fmt(max(quiet)) if quiet else "-",
-                    ", ".join("%s %s" % (w, fmt(d)) for w, d in per_call.items())))
+        exact = ab_exact(record)
+        moved_exact = [number(r["delta"]) for r in exact if number(r["delta"])]
+        item = "%s (A=%s, B=%s; %s): %d min %d s in all%s; builds: %s" % (
+            "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
+            "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
+            " (%s)" % phases if phases else "", builds)
+        if not rows:    # the profile alone: bench/ab-exact's table
+            item += ". Exact, per check: B - A %s instructions in %d of %d rows, 0 in the others." % (
+                span(moved_exact, places=None, sign=True) if moved_exact else "0",
+                len(moved_exact), len(exact))
+        else:
+            item += ("; bench/run rounds %s. Per check, B - A past the noise in %d of %d rows%s; the "
+                     "others within %s. Per call, at most %s." % (
+                         rounds or "-", len(bold), len(rows),
+                         " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
+                                        ", ".join(sorted({r["config"].split("-")[0] for r in bold})))
+                         if bold else "", fmt(max(quiet)) if quiet else "-",
+                         ", ".join("%s %s" % (w, fmt(d)) for w, d in per_call.items())))
         if functions:
             deltas = [d for table_ in functions.values() for f, (_, _, d) in table_.items() if f != "total"]
             totals = {}

@@ -7,12 +7,12 @@ made nops; objtool's other work adds sections), into a twin directory
 beside the build directory (BUILD-lines/), and read only if the
 function's bytes in it are the booted vmlinux's.
 
-A twin costs one compile of one file per function's object (about a
-second), not a second kernel: gcc's code does not depend on -g. It is
-compiled again only when its stamp changed: the build's object, its
-source file, the command. The bytes compared are all but the fields the object's
-relocations fill in at link time (addresses; the instructions around them
-are compared).
+A twin costs one compile of one file per function's object (0.7 s of CPU
+for security/commoncap.o), not a second kernel build of 1,707 objects:
+gcc's code does not depend on -g. It is compiled again only when its
+stamp changed: the build's object, its source file, the command. The
+bytes compared are all but the fields the object's relocations fill in
+at link time (addresses; the instructions around them are compared).
 
 As a module (bench/annotate): Twin(build).lines(name, address, size,
 vmlinux, addresses) -> {address: addr2line -i's innermost file:line}, or
