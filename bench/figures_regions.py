@@ -107,14 +107,15 @@ def profile_table(record, workload, config):
 def ab_tables(record):
     """An A/B's ab.md: its per-call and per-check rows, and its per-function
     tables ({'kill-cached-grant': {function: (a, b, b - a)}})."""
-    rows, functions, section, exact = [], {}, None, False
+    rows, functions, section, exact, other = [], {}, None, False, False
     for line in record.text("ab.md").splitlines():
         heading = re.match(r"^### (\S+): instructions per check$", line)
         if heading:
-            section = functions.setdefault(heading.group(1), {})
+            section, other = functions.setdefault(heading.group(1), {}), False
             continue
         if line.startswith("### "):
-            section = {}    # another section's tables (bench/ab-annotate's): not these
+            other = True    # another section's tables (bench/ab-annotate's): not these
+        if other:
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and cells[0] == "workload":
