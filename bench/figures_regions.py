@@ -107,23 +107,44 @@ def profile_table(record, workload, config):
 def ab_tables(record):
     """An A/B's ab.md: its per-call and per-check rows, and its per-function
     tables ({'kill-cached-grant': {function: (a, b, b - a)}})."""
-    rows, functions, section = [], {}, None
+    rows, functions, section, exact, other = [], {}, None, False, False
     for line in record.text("ab.md").splitlines():
         heading = re.match(r"^### (\S+): instructions per check$", line)
         if heading:
-            section = functions.setdefault(heading.group(1), {})
+            section, other = functions.setdefault(heading.group(1), {}), False
+            continue
+        if line.startswith("### "):
+            other = True    # another section's tables (bench/ab-annotate's): not these
+        if other:
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == "workload":
+            exact = cells[2] == "check"    # bench/ab-exact's table (ab_exact), not icount's
         if not line.startswith("|") or cells[0] in ("workload", "function") or cells[0].startswith("---"):
             continue
-        if section is None and len(cells) == 10:
+        if section is None and len(cells) == 10 and not exact:
             rows.append(dict(zip(("workload", "config", "checks", "call_a", "call_b", "call_delta",
                                   "check_a", "check_b", "check_delta", "noise"), cells)))
         elif section is not None and len(cells) == 4:
             section[cells[0]] = tuple(number(c) for c in cells[1:])
-    if not rows:
+    if not rows and not functions:
         raise RegionError("no table in %s/ab.md" % record.name)
     return rows, functions
+
+
+def ab_exact(record):
+    """An A/B's bench/ab-exact rows (ab.md): [{workload, config, check, a,
+    b, delta}]."""
+    rows, inside = [], False
+    for line in record.text("ab.md").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == "workload":
+            inside = cells[2] == "check"
+        elif inside and line.startswith("|") and not cells[0].startswith("---"):
+            rows.append(dict(zip(("workload", "config", "check", "a", "b", "delta"), cells)))
+        elif not line.startswith("|"):
+            inside = False
+    return rows
 
 
 def ab_check(rows, workload, config, side):
@@ -548,22 +569,35 @@ def ab_runs(args, style, results):
         builds = "; ".join("%s %s" % (side, record.meta.get(side + "_build", "?")) for side in ("A", "B"))
         rounds = " and ".join("%s s" % record.meta[s + "_icount"].split()[0] for s in ("A", "B")
                               if s + "_icount" in record.meta)
+        phases = ", ".join("%s %s s" % (k[len("time_"):].replace("_", " "), v)
+                           for k, v in record.meta.items() if k.startswith("time_"))
+        if "load_average_start" in record.meta:
+            phases += "; load average %s at the start, %s at the end" % (
+                record.get("load_average_start"), record.get("load_average_end"))
         bold = [r for r in rows if r["check_delta"].startswith("**")]
         quiet = [abs(number(r["check_delta"])) for r in rows if r["check_delta"] not in ("-", "")
                  and not r["check_delta"].startswith("**")]
         per_call = {}
         for r in rows:
             per_call[r["workload"]] = max(per_call.get(r["workload"], 0), abs(number(r["call_delta"])))
-        item = ("%s (A=%s, B=%s; %s): %d min %d s in all; builds: %s; bench/run rounds %s. "
-                "Per check, B - A past the noise in %d of %d rows%s; the others within %s. Per call, "
-                "at most %s." % (
-                    "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
-                    "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
-                    builds, rounds or "-", len(bold), len(rows),
-                    " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
-                                   ", ".join(sorted({r["config"].split("-")[0] for r in bold})))
-                    if bold else "", fmt(max(quiet)) if quiet else "-",
-                    ", ".join("%s %s" % (w, fmt(d)) for w, d in per_call.items())))
+        exact = ab_exact(record)
+        moved_exact = [number(r["delta"]) for r in exact if number(r["delta"])]
+        item = "%s (A=%s, B=%s; %s): %d min %d s in all%s; builds: %s" % (
+            "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
+            "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
+            " (%s)" % phases if phases else "", builds)
+        if not rows:    # the profile alone: bench/ab-exact's table
+            item += ". Exact, per check: B - A %s instructions in %d of %d rows, 0 in the others." % (
+                span(moved_exact, places=None, sign=True) if moved_exact else "0",
+                len(moved_exact), len(exact))
+        else:
+            item += ("; bench/run rounds %s. Per check, B - A past the noise in %d of %d rows%s; the "
+                     "others within %s. Per call, at most %s." % (
+                         rounds or "-", len(bold), len(rows),
+                         " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
+                                        ", ".join(sorted({r["config"].split("-")[0] for r in bold})))
+                         if bold else "", fmt(max(quiet)) if quiet else "-",
+                         ", ".join("%s %s" % (w, fmt(d)) for w, d in per_call.items())))
         if functions:
             deltas = [d for table_ in functions.values() for f, (_, _, d) in table_.items() if f != "total"]
             totals = {}
@@ -579,6 +613,44 @@ def ab_runs(args, style, results):
                           sorted(totals.items(), key=lambda x: -len(x[1]))))
         items.append(paragraph(style, "- " + item, hang=2))
     return "\n".join(items)
+
+
+def annotation(record, config, session, function):
+    """The by-line table of one function in one session of an A/B's
+    bench/ab-annotate section of CONFIG (ab.md): [(line, a, b, b - a)]."""
+    part, rows = None, []
+    for line in record.text("ab.md").splitlines():
+        if line.startswith("### "):
+            part = "config" if line == "### %s: instructions per check (bench/annotate)" % config else None
+        elif line.startswith("## ") and part:
+            part = "function" if line == "## %s: %s" % (session, function) else "config"
+        elif part == "function" and line.startswith("| source line |"):
+            part = "lines"
+        elif part == "lines" and line.startswith("| ") and not line.startswith("| ---"):
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+        elif part == "lines" and not line.startswith("|"):
+            break
+    if not rows:
+        raise RegionError("no by-line table of %s in %s in %s/ab.md" % (function, session, record.name))
+    return rows
+
+
+@region("annotate")
+def annotate(args, style, results):
+    """One function's executions per check by source line, A and B, from
+    an A/B with --annotate (ab.md)."""
+    if len(args) != 4:
+        raise RegionError("takes an A/B directory, a configuration, a session and a function")
+    record = Record(results, args[0])
+    # The lines that ran, on either side.
+    rows = [r for r in annotation(record, *args[1:]) if any(number(v) for v in r[1:3])]
+    text = table(style, ["source line", "A", "B", "B - A"],
+                 [["`%s`" % r[0] if r[0] != "total" else r[0]] + r[1:] for r in rows], right=(1, 2, 3))
+    return text + "\n\n" + paragraph(style, (
+        "`%s`'s instructions executed per check of %s by source line (the lines that ran), "
+        "A=%s and B=%s %s; its `ab.md` lists each instruction with its line, disassembly and "
+        "executions." % (
+            args[3], args[2], record.get("A_rev"), record.get("B_rev"), source(record, "A/B"))))
 
 
 @region("debug-record")

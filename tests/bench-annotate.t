@@ -151,6 +151,45 @@ is "$rc" 0 "a vmlinux without debug info is annotated"
 is "$(table_row "$out" "$add")" '- | `add %ecx,%eax` | 10.000' "... without source lines"
 contains "$out" 'no \.debug_line.*CONFIG_DEBUG_INFO_DWARF5=y' "... and says what the kernel build needs"
 
+# A kbuild directory of a kernel without debug info: sum's object built
+# by the command kbuild saved, in a thin vmlinux.a, the vmlinux linked
+# without -g; the source file beside a Makefile the build's includes.
+mkdir -p "$tmp/src" "$tmp/kbuild"
+cp "$tmp/a/loop.S" "$tmp/src/"
+: >"$tmp/src/Makefile"
+echo "include $tmp/src/Makefile" >"$tmp/kbuild/Makefile"
+printf 'cmd_loop.o := gcc -Wp,-MMD,./.loop.o.d -c -o loop.o %s ; true loop.o\n\nsource_loop.o := %s\n' \
+	"$tmp/src/loop.S" "$tmp/src/loop.S" >"$tmp/kbuild/.loop.o.cmd"
+(cd "$tmp/kbuild" && gcc -c -o loop.o "$tmp/src/loop.S" && ar rcsT vmlinux.a loop.o && ld -e sum -o vmlinux loop.o)
+rc=0
+out=$(bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "a kbuild directory's vmlinux without debug info is annotated"
+is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' \
+	"... with the source lines of its object compiled again with -g"
+is "$(table_row "$out" total)" '35.000' "... and the table by line"
+contains "$out" "compiled again with -g in $tmp/kbuild-lines/" "... saying where the twin is"
+# A copy of the vmlinux beside a link to its build (bench/run's snapshot).
+mkdir -p "$tmp/copy"
+cp "$tmp/kbuild/vmlinux" "$tmp/kbuild/Makefile" "$tmp/copy/"
+ln -s "$tmp/kbuild" "$tmp/copy/kbuild"
+out=$(bench/annotate "$tmp/n10.log" "$tmp/copy/vmlinux" 2>&1) || rc=$?
+is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' "... and a copy of it beside a link named kbuild to its build"
+touch -d @0 "$tmp/kbuild-lines/loop.o"
+bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" >/dev/null 2>&1
+is "$(stat -c %Y "$tmp/kbuild-lines/loop.o")" 0 "... not compiled again while its object and source are unchanged"
+# The source changed since the build (same size: xor -> sub): the twin's
+# bytes are not the booted ones.
+sed -i 's/xor\t%eax, %eax/sub\t%eax, %eax/' "$tmp/src/loop.S"
+rc=0
+err=$(bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
+ok "$([ "$rc" = 1 ]; echo $?)" "a twin whose bytes are not the vmlinux's is refused (status $rc)"
+contains "$err" 'no source lines from a twin object: sum: not the booted bytes: sum in .*/loop\.o differs at \+0x0 \(0x29, booted 0x31\)' \
+	"... saying where they differ"
+cp "$tmp/a/loop.S" "$tmp/src/"
+rc=0
+out=$(bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
+is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' "... and compiled again once the source is the build's"
+
 # bench/ab-annotate: two runs, percred on each side's build, stock's
 # the same kernel in both; bench/run packed them.
 for side in A B; do
