@@ -19,7 +19,8 @@ TESTS ?= $(sort $(wildcard tests/*.t))
 # usercapsctl*.t tests build it themselves.
 USERCAPSCTL_DIR := $(USERCAPS_CACHE)/tools
 
-.PHONY: help deps kernel kernel-stock test test-debug bench bench-kernels bench-ab plugin profile patches clean usercapsctl
+.PHONY: help deps kernel kernel-stock test test-debug bench bench-kernels bench-ab plugin profile patches clean usercapsctl \
+	deb deb-usercapsctl deb-kernel
 
 help:
 	@echo 'usercaps - user based capabilities for Linux 6.1 (and 6.12), and what they cost'
@@ -39,6 +40,9 @@ help:
 	@echo '                functions, per check (annotate.md, bench/annotate)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
+	@echo '  make deb      Debian packages into $$USERCAPS_CACHE/deb: usercapsctl'
+	@echo '                (make deb-usercapsctl, a minute) and linux-image with usercaps'
+	@echo '                (make deb-kernel: Debian'"'"'s configuration, every module: a long build)'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
 	@echo
 	@echo '  KERNEL=6.12 does any of these on linux-source-6.12 (default: 6.1)'
@@ -68,7 +72,7 @@ test: kernel
 # the host-only suites, and those whose profile boots reproduce the exact
 # figures (bench-exact, bench-annotate): a KASAN kernel's figures are not
 # the record's, and under the plugin its boots outlast their timeout.
-DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/bench-host.t tests/bench-run.t \
+DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/usercapsctl-deb.t tests/bench-host.t tests/bench-run.t \
 	tests/kernel-stock.t tests/bench-exact.t tests/bench-annotate.t,$(TESTS))
 test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
@@ -111,6 +115,19 @@ patches:
 
 usercapsctl:
 	@$(MAKE) -C tools/usercapsctl OUT='$(USERCAPSCTL_DIR)'
+
+# Debian packages, into $(USERCAPS_CACHE)/deb: usercapsctl with
+# dpkg-buildpackage and lintian (tools/usercapsctl/debian/), and the
+# kernel with usercaps as a linux-image package (vm/build-kernel with
+# USERCAPS_KERNEL=deb: Debian's own configuration, packaged by bindeb-pkg),
+# built in a root of its own, deb/kernel/, where its .deb lands.
+deb: deb-usercapsctl deb-kernel
+
+deb-usercapsctl: deps
+	@$(MAKE) -C tools/usercapsctl deb OUT='$(USERCAPSCTL_DIR)' DEBDIR='$(USERCAPS_CACHE)/deb'
+
+deb-kernel: deps
+	@USERCAPS_KERNEL=deb USERCAPS_KERNEL_ROOT='$(USERCAPS_CACHE)/deb/kernel' vm/build-kernel
 
 clean:
 	rm -rf '$(USERCAPS_CACHE)/tests' '$(USERCAPS_CACHE)/logs' '$(USERCAPSCTL_DIR)'

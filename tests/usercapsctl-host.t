@@ -185,6 +185,41 @@ contains "$out" '1 bad line or file skipped; the rest is applied' "... says the 
 is "$(stat -c '%n %G %a' "$dir/kill" "$dir/sys_nice" "$dir/sys_resource" | sed 's|.*/||')" "kill audio 110
 sys_nice adm 110
 sys_resource root 100" "... and applies it: kill granted"
+
+# Issue 31: run by systemd (JOURNAL_STREAM names standard error), each
+# message starts with its journal priority; a boot's apply says what it
+# changed, on standard output.
+# journal_run ARGS... - run, with standard error a file that JOURNAL_STREAM
+# names (or $stream when set): stdout in $out, stderr in $journal.
+journal_run() {
+	: >"$tmp/journal"
+	rc=0
+	out=$(JOURNAL_STREAM=${stream:-$(stat -c '%d:%i' "$tmp/journal")} \
+		"$usercapsctl_test" "$@" 2>"$tmp/journal") || rc=$?
+	journal=$(cat "$tmp/journal")
+}
+reset_policy
+journal_run apply --boot
+contains "$journal" '^<3>usercapsctl: .*40-ldap.conf:1: unknown group .no-such-group.' \
+	"journal: a bad line at boot is an error, <3>"
+contains "$journal" '^<4>usercapsctl: 1 bad line or file skipped; the rest is applied$' \
+	"journal: the line that says the rest is applied is a warning, <4>"
+is "$(grep -cv '^<[34]>' <<<"$journal")" 0 "journal: every message has a priority"
+contains "$out" '^kill: root:root 0100 -> root:audio 0110$' "apply --boot prints what it changed"
+printf '%s\n' 'sys_nice group audio' 'ipc_lock group audio' >"$tmp/boot.conf"
+journal_run apply --boot "$tmp/boot.conf"
+is "$rc:$out:$journal" "0:kill: root:audio 0110 -> root:root 0100
+sys_nice: root:adm 0110 -> root:audio 0110
+sys_time: root:audio 0111 -> root:root 0100:" "apply --boot of a good file: each change, nothing on stderr"
+journal_run apply --boot "$tmp/boot.conf"
+is "$rc:$out" "0:no change: the policy already is what the files say" "apply --boot again: no change, and says so"
+journal_run apply "$etc/usercaps.d/40-ldap.conf"
+contains "$journal" '^<3>usercapsctl: nothing changed$' "journal: an interactive apply's failure is an error too"
+stream=0:0 journal_run apply "$etc/usercaps.d/40-ldap.conf"
+contains "$journal" '^usercapsctl: nothing changed$' "a JOURNAL_STREAM that is not standard error's: no prefix"
+reset_policy
+run apply "$tmp/boot.conf"
+is "$rc:$out" "0:" "an interactive apply that succeeds prints nothing"
 reset_policy
 chmod 0666 "$etc/usercaps.d/40-ldap.conf"
 run apply --boot
@@ -432,6 +467,7 @@ contains "$(cat "$unit")" '^ConditionPathIsDirectory=/sys/kernel/security/userca
 contains "$(cat "$unit")" '^CapabilityBoundingSet=CAP_MAC_ADMIN CAP_CHOWN CAP_FOWNER$' \
 	"the unit's bounding set: CAP_MAC_ADMIN, CAP_CHOWN, CAP_FOWNER"
 contains "$(cat "$unit")" '^ExecStart=/usr/local/sbin/usercapsctl apply --boot$' "the unit runs apply --boot"
+contains "$(cat "$unit")" '^TimeoutStartSec=90s$' "the unit gives up after 90 s, as systemd does for other units"
 make -s -C tools/usercapsctl OUT="$tmp/out-usr" install DESTDIR="$tmp/dest-default" >/dev/null
 make -s -C tools/usercapsctl install OUT="$tmp/out-usr" PREFIX=/usr DESTDIR="$tmp/dest-usr" >/dev/null
 is "$(sed -n 's/^ExecStart=//p' "$tmp/dest-usr/etc/systemd/system/usercaps.service"):$(cd "$tmp/dest-usr" && ls usr/sbin)" \

@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 26
+plan 27
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
@@ -26,7 +26,8 @@ tmp=$(mktemp -d)
 odd=("$(mktemp -d /tmp/vm-run.XXXXXX)" "$(mktemp -d /root/.vm-run.XXXXXX)" "$tmp/a dir, odd")
 trap 'rm -rf "$tmp" "${odd[0]}" "${odd[1]}"' EXIT
 
-for bad in "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent"; do
+for bad in "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent" \
+	"--install /"; do
 	rc=0
 	run_vm out err $bad -- true || rc=$?
 	if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q '^vm/run: '; then

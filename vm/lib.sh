@@ -11,7 +11,10 @@
 # USERCAPS_KERNEL  which kernel: empty for the benchmark kernel, "debug"
 #                  (vm/config/debug/ added; its own build and logs) or
 #                  "stock" (the tarball without usercaps, for the benchmark
-#                  to compare with; its own tree, build and logs)
+#                  to compare with; its own tree, build and logs) or "deb"
+#                  (Debian's own configuration with vm/config/deb/ instead
+#                  of the guest's fragments, packaged by bindeb-pkg for real
+#                  machines: make deb, in a root of its own)
 # USERCAPS_KERNEL_ROOT  where this kernel's tree, build, logs, stamps and
 #                  lock go (default: USERCAPS_CACHE); ccache stays in
 #                  USERCAPS_CACHE, shared by every root. bench/ab builds
@@ -38,9 +41,9 @@ source_dir=${USERCAPS_SOURCE:-$repo_dir}
 # The stock kernel's tree cannot be the one the others patch: what is kept
 # per tree (the tree, its source stamp, its lock) carries this suffix.
 case "$kernel_variant" in
-''|debug) tree_suffix= ;;
+''|debug|deb) tree_suffix= ;;
 stock) tree_suffix=-stock ;;
-*) echo "USERCAPS_KERNEL is '$kernel_variant': it takes nothing, 'debug' or 'stock'" >&2; exit 2 ;;
+*) echo "USERCAPS_KERNEL is '$kernel_variant': it takes nothing, 'debug', 'stock' or 'deb'" >&2; exit 2 ;;
 esac
 src_dir=$kernel_root/linux$tree_suffix
 build_dir=$kernel_root/build${kernel_variant:+-$kernel_variant}

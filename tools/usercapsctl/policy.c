@@ -294,7 +294,8 @@ static int uc_rollback(struct uc_policy *p, const struct uc_entry *before, int f
 	status = uc_change_failed(p, failed, err);
 	for (undo = failed; undo >= 0; undo--)
 		if (undo_err[undo])
-			uc_err(0, "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
+			uc_err(UC_EXIT_MIXED,
+			       "%s/%s: cannot roll back: %s; the policy is now mixed ('usercapsctl list' shows it)",
 			       p->dir, uc_cap_name(undo), uc_cap_strerror(undo_err[undo]));
 	if (mixed)
 		return UC_EXIT_MIXED;

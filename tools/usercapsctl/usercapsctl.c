@@ -14,18 +14,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "usercapsctl.h"
 
 const char *uc_prog = "usercapsctl";
 
-/* Print "usercapsctl: MESSAGE" on stderr and return @status. */
+/*
+ * Print "usercapsctl: MESSAGE" on stderr and return @status: an error
+ * when @status is not 0, else a warning (for the journal, journal.c).
+ */
 int uc_err(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", uc_prog);
+	fprintf(stderr, "%s%s: ", uc_journal_prefix(status ? LOG_ERR : LOG_WARNING), uc_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -57,10 +61,8 @@ static void uc_close_stdout(void)
 {
 	int err = fflush(stdout) ? errno : 0;
 
-	if (ferror(stdout) || fclose(stdout)) {
-		uc_err(0, "standard output: %s", strerror(err ? err : errno));
-		_exit(UC_EXIT_FAILED);
-	}
+	if (ferror(stdout) || fclose(stdout))
+		_exit(uc_err(UC_EXIT_FAILED, "standard output: %s", strerror(err ? err : errno)));
 }
 
 static const char uc_usage[] =
@@ -303,12 +305,22 @@ static int uc_cmd_change(struct uc_policy *p, const struct uc_args *a, bool gran
 	return uc_policy_commit(p, want) ?: status;
 }
 
-static void uc_print_change(const char *name, const struct uc_entry *from,
+/* Print each capability whose entry differs, from -> to; return how many. */
+static int uc_print_changes(const struct uc_policy *p, const struct uc_entry *from,
 			    const struct uc_entry *to)
 {
-	printf("%s: %s:%s %04o -> %s:%s %04o\n", name, uc_user_name(from->owner),
-	       uc_group_name(from->group), from->mode, uc_user_name(to->owner),
-	       uc_group_name(to->group), to->mode);
+	int cap, n = 0;
+
+	for (cap = 0; cap < UC_NCAPS; cap++) {
+		if (!p->present[cap] || !memcmp(&from[cap], &to[cap], sizeof(to[cap])))
+			continue;
+		printf("%s: %s:%s %04o -> %s:%s %04o\n", uc_cap_name(cap),
+		       uc_user_name(from[cap].owner), uc_group_name(from[cap].group),
+		       from[cap].mode, uc_user_name(to[cap].owner), uc_group_name(to[cap].group),
+		       to[cap].mode);
+		n++;
+	}
+	return n;
 }
 
 static int uc_cmd_grant(struct uc_policy *p, const struct uc_args *a)
@@ -390,28 +402,30 @@ static int uc_cmd_cat_config(struct uc_policy *p, const struct uc_args *a)
 }
 
 /*
- * An interactive apply is all or nothing; at boot (--boot) what the good
- * lines say is applied all the same, and the status still tells of the
- * bad ones. A configuration that could not be read is never applied: it
- * would revoke what the missing part grants.
+ * An interactive apply is all or nothing, and silent when it succeeds; at
+ * boot (--boot) what the good lines say is applied all the same, the
+ * status still tells of the bad ones, and what changed goes to stdout, for
+ * the journal. A configuration that could not be read is never applied:
+ * it would revoke what the missing part grants.
  */
 static int uc_cmd_apply(struct uc_policy *p, const struct uc_args *a)
 {
-	struct uc_entry want[UC_NCAPS];
+	struct uc_entry want[UC_NCAPS], before[UC_NCAPS];
 	struct uc_config c;
-	int cap, status, applied;
+	int status, applied;
 
 	status = uc_args_config(p, a, 0, &c);
 	if (status && (!(a->opts & OPT_BOOT) || c.unreadable))
 		return uc_err(status, "nothing changed");
 	uc_config_want(&c, want);
 	if (a->opts & OPT_DRY_RUN) {
-		for (cap = 0; cap < UC_NCAPS; cap++)
-			if (p->present[cap] && memcmp(&p->entry[cap], &want[cap], sizeof(want[cap])))
-				uc_print_change(uc_cap_name(cap), &p->entry[cap], &want[cap]);
+		uc_print_changes(p, p->entry, want);
 		return status;
 	}
+	memcpy(before, p->entry, sizeof(before));
 	applied = uc_policy_commit(p, want);
+	if (!applied && (a->opts & OPT_BOOT) && !uc_print_changes(p, before, want))
+		printf("no change: the policy already is what the files say\n");
 	return applied ? applied : status;
 }
 

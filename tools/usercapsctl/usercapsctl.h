@@ -77,6 +77,9 @@ int uc_err(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 char *uc_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* journal.c: syslog priorities, LOG_ERR and the others of <syslog.h> */
+const char *uc_journal_prefix(int priority);
+
 /* caps.c */
 const char *uc_cap_name(int cap);
 int uc_cap_lookup(const char *name, int *cap);
