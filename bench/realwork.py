@@ -32,6 +32,7 @@ Writes, in the run directory:
   realwork-checks.csv  workload, config, capability, outcome, checks
 """
 import csv
+import math
 import os
 import statistics
 
@@ -87,18 +88,45 @@ def reference_of(config, base):
 
 
 def pct(part, whole):
-    return f"{100 * part / whole:.4f}" if whole else ""
+    """PART as % of WHOLE, to three significant digits, without an
+    exponent: a check's share of a build is a few millionths of a %."""
+    if not whole:
+        return ""
+    value = 100 * part / whole
+    if value == 0:
+        return "0"
+    return f"{value:.{max(0, 2 - math.floor(math.log10(abs(value))))}f}"
+
+
+KERNEL_ORDER = ["stock", "commoncap", "naive", "cached", "percred"]
+
+
+def order(sessions):
+    """The (workload, config) keys of SESSIONS: workloads in the order
+    they first ran, then kernels from stock to percred, the user before
+    root."""
+    first = {}
+    for workload, _ in sessions:
+        first.setdefault(workload, len(first))
+
+    def key(item):
+        workload, config = item
+        kernel = config.split("-", 1)[0]
+        return (first[workload], KERNEL_ORDER.index(kernel) if kernel in KERNEL_ORDER else 99,
+                config.endswith("-root"), config)
+    return sorted(sessions, key=key)
 
 
 def rows(sessions):
-    """The realwork.csv rows (dicts), in the order workloads first ran."""
+    """The realwork.csv rows (dicts), in order()."""
     base = "stock" if any(c.startswith("stock-") for _, c in sessions) else "commoncap"
     med = {key: {k: statistics.median(s[k] for s in runs) for k in runs[0]}
            for key, runs in sessions.items()}
     spread = {key: max(s["insns"] for s in runs) - min(s["insns"] for s in runs)
               for key, runs in sessions.items()}
     out = []
-    for (workload, config), runs in sessions.items():
+    for workload, config in order(sessions):
+        runs = sessions[(workload, config)]
         m = med[(workload, config)]
         ref = (workload, reference_of(config, base))
         row = {"workload": workload, "config": config, "sessions": len(runs),
@@ -125,8 +153,8 @@ def check_rows(checks):
     """The realwork-checks.csv rows: per workload, configuration,
     capability and outcome."""
     return [[workload, config, capability, outcome, count]
-            for (workload, config), counted in checks.items()
-            for capability, outcome, count in sorted(counted)]
+            for workload, config in order(checks)
+            for capability, outcome, count in sorted(checks[(workload, config)])]
 
 
 def write(run_dir, table_rows, counted):
@@ -174,5 +202,5 @@ def markdown(table_rows, counted, table):
                      r["verdict"]] for r in table_rows])
     lines += ["", "The checks of one run, by capability (kprobes on security_capable):", ""]
     lines += table(["workload", "config", "checks by capability"],
-                   [[w, c, checks_cell(n)] for (w, c), n in counted.items()], 3)
+                   [[w, c, checks_cell(counted[(w, c)])] for w, c in order(counted)], 3)
     return lines

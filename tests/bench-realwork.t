@@ -73,11 +73,14 @@ rc=0
 bench/summarize "$tmp/good" >"$tmp/good.out" 2>&1 || rc=$?
 is "$rc" 0 "bench/summarize reads the made-up realwork boots"
 [ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/good.out"
+is "$(awk -F, '!/^#/ && $1 == "audio" { printf "%s ", $2 }' "$tmp/good/realwork.csv")" \
+	"stock-allowed stock-root percred-grant percred-root " \
+	"realwork.csv's rows: stock first, the user before root (the boots' directories sort the other way)"
 # insns, spread, checks, capable_insns, capable_share
-is "$(row "$tmp/good" stock-allowed 4,7,8,9,10)" "4000050,100,4,400,0.0100" \
+is "$(row "$tmp/good" stock-allowed 4,7,8,9,10)" "4000050,100,4,400,0.01000" \
 	"stock-allowed: the whole workload (user + kernel, median), its spread, checks x per-check instructions, their share"
-is "$(row "$tmp/good" percred-grant 11,12,13,14)" "stock-allowed,400,200,0.0050" \
-	"percred-grant against stock-allowed: 600 - 400 = 200 instructions added, 0.0050 % of 4000600"
+is "$(row "$tmp/good" percred-grant 11,12,13,14)" "stock-allowed,400,200,0.00500" \
+	"percred-grant against stock-allowed: 600 - 400 = 200 instructions added, 0.00500 % of 4000600"
 is "$(row "$tmp/good" percred-root 11,13,15)" "stock-root,115,50" \
 	"percred-root against stock-root: 5 x 95 - 4 x 90 added in the checks, 50 on the whole workload"
 is "$(row "$tmp/good" percred-grant 16,17)" "200,noise-level" \
@@ -89,7 +92,7 @@ is "$(grep -c '^audio,percred-root,' "$tmp/good/realwork-checks.csv")" 3 \
 is "$(grep '^audio,percred-root,setuid' "$tmp/good/realwork-checks.csv")" "audio,percred-root,setuid,refused,1" \
 	"... a refused one among them"
 summary=$(cat "$tmp/good/summary.md")
-is "$(table_row "$summary" audio percred-grant | sed -n 1p)" "4000600 | 200 | 4 | 600 | 0.0150 | 200 | 0.0050 | noise-level" \
+is "$(table_row "$summary" audio percred-grant | sed -n 1p)" "4000600 | 200 | 4 | 600 | 0.0150 | 200 | 0.00500 | noise-level" \
 	"summary.md's real work table"
 is "$(table_row "$summary" audio percred-root | sed -n 2p)" "ipc_lock 2, sys_nice 2; refused: setuid 1" \
 	"... and its checks by capability, the refused apart"
