@@ -97,6 +97,22 @@ is "$(table_row "$summary" audio percred-grant | sed -n 1p)" "4000600 | 200 | 4 
 is "$(table_row "$summary" audio percred-root | sed -n 2p)" "ipc_lock 2, sys_nice 2; refused: setuid 1" \
 	"... and its checks by capability, the refused apart"
 
+# The README's line (bench/figures' realwork region) from the record's
+# realwork.csv: the audio user, the container start left out when the
+# record did not run it.
+mkdir -p "$tmp/repo/results"
+cp -r "$tmp/good" "$tmp/repo/results/made-up"
+ln -s made-up "$tmp/repo/results/latest"
+printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
+rc=0
+bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
+is "$rc" 0 "bench/figures writes the realwork region from the record's realwork.csv"
+line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are in `capable\(\)` \(0.0150 %\), and percred adds 200 of them \(0.00500 % of the whole, noise-level\)' \
+	"... the audio user's share and what percred adds, from realwork.csv"
+ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
+	"... and no container start, which the record did not run"
+
 # A session whose plugin counters say it is not exact fails the run.
 made_up_run "$tmp/inexact"
 sed -i 's/^\(session\taudio\/percred-grant#2\t.*\t\)0$/\11/' "$tmp/inexact/raw/realwork-run1-percred/capcheck.log"

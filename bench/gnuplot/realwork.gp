@@ -38,19 +38,20 @@ do for [fmt in "png svg"] {
 	load dir . 'failed.gp'
 	set multiplot layout 2, 1 title "Real work: the share of capability checks in each workload, " . \
 		"as the user holding what it needs\n" . what
-	set title "instructions inside capable() as % of the whole workload (each bar's label: its checks)"
+	set title "instructions inside capable() as % of the whole workload\n" . \
+		"(each bar's label: its checks; a workload with no check has no bar)"
 	set ylabel "% of the workload (log scale)"
 	plot for [c=1:nconf] csv using (x_of(word(configs, c))):(positive($10)) \
 		with boxes lt config_lt(word(configs, c)) title word(configs, c), \
 		for [c=1:nconf] csv using (x_of(word(configs, c))):(positive($10)): \
 		(strcol(8)) with labels offset 0, 0.6 font ",8" notitle
-	set title "instructions usercaps adds in capable(), against stock, as % of the whole workload " . \
-		"(bar), and the whole workload's noise: the spread of its sessions (black mark); " . \
-		"a bar below its mark is noise-level"
+	set title "instructions usercaps adds in capable(), against stock, as % of the whole workload (bar),\n" . \
+		"and the whole workload's noise, the spread of its sessions (black mark): a bar below its mark is noise-level"
 	set ylabel "% of the workload (log scale)"
 	plot for [c=1:nconf] csv using (x_of(word(configs, c))):(positive($14)) \
-		with boxes lt config_lt(word(configs, c)) title word(configs, c), \
-		csv using (x_of(strcol(2))):(positive(100.0 * $16 / $4)) \
-		with points pt 5 ps 1.2 lc rgb "black" title "noise (spread)"
+		with boxes lt config_lt(word(configs, c)) \
+		title (config_kernel(word(configs, c)) eq "stock" ? "" : word(configs, c)), \
+		for [c=1:nconf] csv using (x_of(word(configs, c))):(positive(100.0 * $16 / $4)) \
+		with points pt 5 ps 1.2 lc rgb "black" title (c == 1 ? "noise (spread)" : "")
 	unset multiplot
 }
