@@ -200,6 +200,13 @@ def markdown(table_rows, counted, table):
                    [[r["workload"], r["config"], r["insns"], r["spread"], r["checks"],
                      r["capable_insns"], r["capable_share"], r["added"], r["added_share"],
                      r["verdict"]] for r in table_rows])
+    above = [f"{r['workload']}/{r['config']} (+{r['added']} against a spread of {r['noise']})"
+             for r in table_rows if r["verdict"] == "above noise"]
+    compared = [r for r in table_rows if r["verdict"]]
+    if compared:
+        lines += ["", (f"Noise-level: {len(compared) - len(above)} of the {len(compared)} rows "
+                       "compared with stock; above the noise: "
+                       + (", ".join(above) if above else "none") + ".")]
     lines += ["", "The checks of one run, by capability (kprobes on security_capable):", ""]
     lines += table(["workload", "config", "checks by capability"],
                    [[w, c, checks_cell(counted[(w, c)])] for w, c in order(counted)], 3)

@@ -59,7 +59,7 @@ fi
 rc=0
 out=$(bench/run --mode nonsense 2>&1) || rc=$?
 is "$rc" 1 "bench/run --mode nonsense fails"
-contains "$out" "--mode takes icount, wall, perf, profile, boot or all" "... and lists the modes"
+contains "$out" "--mode takes icount, wall, perf, profile, boot, realwork or all" "... and lists the modes"
 rc=0
 out=$(bench/run --kernels "percred selinux" 2>&1) || rc=$?
 contains "$out" "unknown kernel configuration 'selinux'" "bench/run refuses an unknown kernel"

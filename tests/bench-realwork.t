@@ -97,6 +97,9 @@ is "$(table_row "$summary" audio percred-grant | sed -n 1p)" "4000600 | 200 | 4 
 is "$(table_row "$summary" audio percred-root | sed -n 2p)" "ipc_lock 2, sys_nice 2; refused: setuid 1" \
 	"... and its checks by capability, the refused apart"
 
+contains "$summary" '^Noise-level: 1 of the 2 rows compared with stock; above the noise: audio/percred-root \(\+115 against a spread of 0\)\.$' \
+	"summary.md says which rows are noise-level and which are not"
+
 # The README's line (bench/figures' realwork region) from the record's
 # realwork.csv: the audio user, the container start left out when the
 # record did not run it.
