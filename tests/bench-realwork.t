@@ -100,6 +100,21 @@ is "$(table_row "$summary" audio percred-root | sed -n 2p)" "ipc_lock 2, sys_nic
 contains "$summary" '^Noise-level: 1 of the 2 rows compared with stock; above the noise: audio/percred-root \(\+115 against a spread of 0\)\.$' \
 	"summary.md says which rows are noise-level and which are not"
 
+# bench/plot draws realwork-share from realwork.csv: the user's
+# configurations, the noise beside them.
+if command -v gnuplot >/dev/null; then
+	rc=0
+	bench/plot --run "$tmp/good" --out "$tmp/plots" >"$tmp/plot.out" 2>&1 || rc=$?
+	is "$rc" 0 "bench/plot draws the made-up run"
+	svg=$(cat "$tmp/plots/realwork-share.svg" 2>/dev/null)
+	contains "$svg" '>percred-grant<' "realwork-share's key names percred-grant"
+	contains "$svg" '>noise \(spread\)<' "... and the noise mark"
+	ok "$(printf '%s' "$svg" | grep -q '>stock-root<\|>percred-root<' && echo 1 || echo 0)" \
+		"... and no root configuration: the plot is of the user holding what it needs"
+else
+	ok 0 "bench/plot # SKIP no gnuplot"
+fi
+
 # The README's line (bench/figures' realwork region) from the record's
 # realwork.csv: the audio user, the container start left out when the
 # record did not run it.
