@@ -26,6 +26,9 @@ Per workload and configuration, over its sessions (medians):
                   noise-level
   guest_ns        icount's guest time around the session (instructions,
                   and the idle time icount's clock skips ahead over)
+  counted_checks  the checks the kprobes counted in the run before the
+                  sessions: the cross-check of checks (a workload may
+                  make another number of checks in another run)
 
 Writes, in the run directory:
   realwork.csv         one row per workload and configuration
@@ -40,7 +43,7 @@ import capcheck_tables
 
 COLUMNS = ["workload", "config", "sessions", "insns", "user_insns", "kernel_insns", "spread",
            "checks", "capable_insns", "capable_share", "reference", "reference_capable_insns",
-           "added", "added_share", "whole_added", "noise", "verdict", "guest_ns"]
+           "added", "added_share", "whole_added", "noise", "verdict", "guest_ns", "counted_checks"]
 CHECK_COLUMNS = ["workload", "config", "capability", "outcome", "checks"]
 
 
@@ -117,8 +120,9 @@ def order(sessions):
     return sorted(sessions, key=key)
 
 
-def rows(sessions):
-    """The realwork.csv rows (dicts), in order()."""
+def rows(sessions, counted):
+    """The realwork.csv rows (dicts), in order(); COUNTED: the kprobes'
+    (capability, outcome, checks) per workload and configuration."""
     base = "stock" if any(c.startswith("stock-") for _, c in sessions) else "commoncap"
     med = {key: {k: statistics.median(s[k] for s in runs) for k in runs[0]}
            for key, runs in sessions.items()}
@@ -136,7 +140,8 @@ def rows(sessions):
                "capable_share": pct(m["capable_insns"], m["insns"]),
                "reference": "", "reference_capable_insns": "", "added": "",
                "added_share": "", "whole_added": "", "noise": "", "verdict": "",
-               "guest_ns": f"{m['guest_ns']:.0f}"}
+               "guest_ns": f"{m['guest_ns']:.0f}",
+               "counted_checks": sum(n for _, _, n in counted.get((workload, config), []))}
         if ref in med and ref[1] != config:
             r = med[ref]
             added = m["capable_insns"] - r["capable_insns"]
@@ -179,6 +184,8 @@ def checks_cell(counted):
     by = {"allowed": [], "refused": []}
     for capability, outcome, count in sorted(counted, key=lambda c: (-c[2], c[0])):
         by.setdefault(outcome, []).append(f"{capability} {count}")
+    if not counted:
+        return "none"
     cell = ", ".join(by["allowed"]) or "none allowed"
     return cell + (f"; refused: {', '.join(by['refused'])}" if by["refused"] else "")
 
@@ -207,7 +214,14 @@ def markdown(table_rows, counted, table):
         lines += ["", (f"Noise-level: {len(compared) - len(above)} of the {len(compared)} rows "
                        "compared with stock; above the noise: "
                        + (", ".join(above) if above else "none") + ".")]
+    differ = [f"{r['workload']}/{r['config']} ({r['checks']} in the sessions, "
+              f"{r['counted_checks']} counted)" for r in table_rows
+              if str(r["counted_checks"]) != r["checks"]]
+    lines += ["", "The kprobes' run made as many checks as the sessions' median in "
+              f"{len(table_rows) - len(differ)} of {len(table_rows)} rows"
+              + (f"; not in {', '.join(differ)}." if differ else ".")]
     lines += ["", "The checks of one run, by capability (kprobes on security_capable):", ""]
     lines += table(["workload", "config", "checks by capability"],
-                   [[w, c, checks_cell(counted[(w, c)])] for w, c in order(counted)], 3)
+                   [[r["workload"], r["config"], checks_cell(counted.get((r["workload"], r["config"]), []))]
+                    for r in table_rows], 3)
     return lines

@@ -100,6 +100,10 @@ is "$(table_row "$summary" audio percred-root | sed -n 2p)" "ipc_lock 2, sys_nic
 contains "$summary" '^Noise-level: 1 of the 2 rows compared with stock; above the noise: audio/percred-root \(\+115 against a spread of 0\)\.$' \
 	"summary.md says which rows are noise-level and which are not"
 
+contains "$summary" "^The kprobes' run made as many checks as the sessions' median in 4 of 4 rows\.$" \
+	"... and that the kprobes' run made as many checks as the sessions"
+is "$(row "$tmp/good" percred-root 19)" 5 "realwork.csv's counted_checks: percred-root's 2 + 2 + 1"
+
 # bench/plot draws realwork-share from realwork.csv: the user's
 # configurations, the noise beside them.
 if command -v gnuplot >/dev/null; then
