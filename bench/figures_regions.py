@@ -683,3 +683,29 @@ def percred_memory(args, style, results):
         "instead of %s, with ``lsm=capability,usercaps`` a %s-byte allocation of its own." % (
             debian["added_blob_bytes"], debian["cred_blob_bytes"],
             memory[("commoncap", "debian")]["cred_blob_bytes"], bare["added_kmalloc_bytes"])))
+
+
+@region("realwork")
+def realwork(args, style, results):
+    """What percred adds to real work: the audio user's and the container
+    start's whole workload (realwork.csv), those of them the record ran."""
+    run = Record(results, "latest")
+    try:
+        rows = {(r["workload"], r["config"]): r for r in run.rows("realwork.csv")}
+    except RegionError:
+        rows = {}
+    said = []
+    for workload, text in (("audio", "the audio user's start (SCHED_FIFO, mlockall, nice)"),
+                           ("container", "a rootless container start")):
+        row = rows.get((workload, "percred-grant"))
+        if row is None or not row["added"]:
+            continue
+        said.append("%s: %s of its %s instructions are in `capable()` (%s %%), and percred "
+                    "adds %s of them (%s %% of the whole, %s)" % (
+                        text, count(number(row["capable_insns"])), count(number(row["insns"])),
+                        row["capable_share"], count(number(row["added"])), row["added_share"],
+                        row["verdict"]))
+    if not said:
+        return paragraph(style, "Real work (`bench/run --mode realwork`): neither the audio user "
+                         "nor the container start against stock in the record %s yet." % source(run))
+    return paragraph(style, "Real work %s, `realwork.csv`: %s." % (source(run), "; ".join(said)))

@@ -59,7 +59,14 @@ fi
 rc=0
 out=$(bench/run --mode nonsense 2>&1) || rc=$?
 is "$rc" 1 "bench/run --mode nonsense fails"
-contains "$out" "--mode takes icount, wall, perf, profile, boot or all" "... and lists the modes"
+contains "$out" "--mode takes icount, wall, perf, profile, boot, realwork or all" "... and lists the modes"
+rc=0
+out=$(bench/run --mode realwork --realwork "audio mp3" 2>&1) || rc=$?
+is "$rc" 1 "bench/run --realwork with an unknown workload fails"
+contains "$out" "unknown workload 'mp3' \(known: audio container netadmin login build\)" "... and lists the workloads"
+rc=0
+out=$(bench/run --realwork-repeat 0 2>&1) || rc=$?
+contains "$out" "--realwork-repeat takes a number, not '0'" "bench/run refuses --realwork-repeat 0"
 rc=0
 out=$(bench/run --kernels "percred selinux" 2>&1) || rc=$?
 contains "$out" "unknown kernel configuration 'selinux'" "bench/run refuses an unknown kernel"

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * capcheck-gate - open and close a session of the capcheck plugin
- * (bench/plugin/capcheck.c) from the guest's shell, or run a loop whose
- * instruction count is known inside one, to check the plugin's counts.
+ * (bench/plugin/capcheck.c) from the guest's shell, run a command inside
+ * one (bench/guest/realwork's workloads), or run a loop whose instruction
+ * count is known inside one, to check the plugin's counts.
  *
  * Static, so that the loop session sees no dynamic loader. Without the
  * plugin the gate instructions do nothing.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../plugin/gate.h"
 
@@ -19,10 +22,15 @@ static const char *prog = "capcheck-gate";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: capcheck-gate open NAME | close | loop NAME N\n"
+		"Usage: capcheck-gate open NAME | close | run NAME CMD [ARG...] | loop NAME N\n"
 		"\n"
 		"  open NAME    open a capcheck session named NAME (at most %d characters)\n"
 		"  close        close the open session: the plugin writes its report\n"
+		"  run NAME CMD [ARG...]\n"
+		"               open NAME, run CMD (PATH searched) and wait for it, close;\n"
+		"               print CMD's exit status and the guest ns (CLOCK_MONOTONIC)\n"
+		"               from just before the open to just after the close; exit\n"
+		"               with CMD's status (1 if it did not exit)\n"
 		"  loop NAME N  open NAME, run N iterations of a two-instruction loop\n"
 		"               (dec; jnz), close; print the instructions between the\n"
 		"               gates (2N) and the guest ns (CLOCK_MONOTONIC) from just\n"
@@ -50,6 +58,32 @@ static void loop(const char *name, unsigned long n)
 	       name, n, 2 * n, (long long)(end - start));
 }
 
+/* The session NAME around CMD and all it runs until it exits: every
+ * instruction of the guest between the gates, its start (fork, exec) and
+ * its end (exit, wait) included. */
+static int run(const char *name, char **cmd)
+{
+	int64_t start = now_ns(), end;
+	int status;
+	pid_t pid;
+
+	capcheck_gate_open(name);
+	pid = fork();
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) != pid)
+		pid = -1;
+	capcheck_gate_close();
+	end = now_ns();
+	if (pid < 0)
+		die("run %s: cannot run or wait for %s", name, cmd[0]);
+	printf("capcheck-gate: run %s: status %d, guest_ns %lld\n", name,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)(end - start));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 static void check_name(const char *name)
 {
 	if (!*name || strlen(name) > CAPCHECK_NAME_MAX || strpbrk(name, "\t\n"))
@@ -68,6 +102,9 @@ int main(int argc, char **argv)
 		capcheck_gate_open(argv[2]);
 	} else if (argc == 2 && !strcmp(argv[1], "close")) {
 		capcheck_gate_close();
+	} else if (argc >= 4 && !strcmp(argv[1], "run")) {
+		check_name(argv[2]);
+		return run(argv[2], argv + 3);
 	} else if (argc == 4 && !strcmp(argv[1], "loop")) {
 		check_name(argv[2]);
 		loop(argv[2], parse_count("N", argv[3], 1));
