@@ -327,7 +327,9 @@ static uint32_t *hook_syms;
 static size_t nhooks;
 static uint64_t entry_addr, syscall_addr;
 /* The per-CPU preemption count: __preempt_count (Linux 6.1), or the
- * preempt_count of pcpu_hot (6.2 on: its second 8 bytes); 0 if neither. */
+ * preempt_count of pcpu_hot (6.2 on: its second 8 bytes; 6.12's System.map
+ * names the address const_pcpu_hot too, and the plugin keeps one name of
+ * an address); 0 if neither. */
 static uint64_t preempt_count_addr;
 static struct vcpu *vcpus;
 static int nvcpus;
@@ -1608,7 +1610,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			syscall_addr = syms[i].addr;
 		if (!strcmp(syms[i].name, "__preempt_count"))
 			preempt_count_addr = syms[i].addr;
-		else if (!strcmp(syms[i].name, "pcpu_hot") && !preempt_count_addr)
+		else if ((!strcmp(syms[i].name, "pcpu_hot") ||
+			  !strcmp(syms[i].name, "const_pcpu_hot")) && !preempt_count_addr)
 			preempt_count_addr = syms[i].addr + 8;
 	}
 	if (!entry_addr || !syscall_addr) {
