@@ -38,7 +38,8 @@ session() {
 }
 # made_up_run RUN COMMONCAP PERCRED - fork-exec's sessions: stock and
 # naive prepare in 150 and free in 60; commoncap prepares in COMMONCAP,
-# percred in PERCRED and frees in 95. setresuid: stock 140, percred 200.
+# percred in PERCRED and frees in 95. setresuid: stock 140, percred
+# PERCRED - 10.
 made_up_run() {
 	local run=$tmp/$1
 	made_up_meta "$run" workloads= workload_checks= "churn=fork-exec setresuid"
@@ -50,7 +51,7 @@ made_up_run() {
 	session "$run" percred fork-exec percred-grant "$3" 95
 	session "$run" percred fork-exec percred-deny "$3" 95
 	session "$run" stock setresuid stock-allowed 140 60
-	session "$run" percred setresuid percred-grant 200 95
+	session "$run" percred setresuid percred-grant $(($3 - 10)) 95
 }
 # row RUN WORKLOAD OPERATION CONFIG - credops.csv's calls per iteration,
 # instructions, reference, its instructions, added, the fastest call's
@@ -86,7 +87,7 @@ is "$(row base fork-exec security_prepare_creds stock-allowed)" "2.000 150    15
 	"... stock's own rows without a reference"
 is "$(row base fork-exec security_prepare_creds commoncap-allowed)" "2.000 151.500 stock-allowed 150 1.500 150 0 300000.0" \
 	"... commoncap's prepare 1.5 slower on average (the allocator's slow path), its fastest call the same"
-is "$(goal base "$ZERO")" "met fork-exec/security_prepare_creds/commoncap-allowed 0 0" \
+is "$(goal base "$ZERO")" "met security_cred_free/commoncap-allowed 0 0" \
 	"goals.csv: commoncap, naive and cached add 0 to an operation's fastest call: met"
 # 2 credentials an iteration, each made (+60) and freed once (+35): 190
 # of 300000, 0.063 %.
@@ -100,7 +101,7 @@ contains "$md" "^- $BIRTH.*: met \\(fork-exec/percred-grant \\+190 of 300000 \\(
 
 made_up_run zero 151:151 210
 bench/summarize "$tmp/zero" >/dev/null 2>&1 || true
-is "$(goal zero "$ZERO")" "missed fork-exec/security_prepare_creds/commoncap-allowed 1 1" \
+is "$(goal zero "$ZERO")" "missed security_prepare_creds/commoncap-allowed 1 1" \
 	"one instruction more in commoncap's prepare misses the goal of 0 by 1"
 ok "$(! grep -q "^- $ZERO.*Why:" "$tmp/zero/summary.md"; echo $?)" "... and gives no reason of its own"
 
