@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 27
+plan 30
 
 # run_vm OUT_VAR ERR_VAR ARGS... - vm/run with stdin closed, as in CI.
 run_vm() {
@@ -27,7 +27,7 @@ odd=("$(mktemp -d /tmp/vm-run.XXXXXX)" "$(mktemp -d /root/.vm-run.XXXXXX)" "$tmp
 trap 'rm -rf "$tmp" "${odd[0]}" "${odd[1]}"' EXIT
 
 for bad in "--cpus x" "--accel warp" "--groups 1,,2" "--user root" "--mem 12" "--bogus" "--kernel /nonexistent" \
-	"--install /"; do
+	"--install /" "--tcg-threads many"; do
 	rc=0
 	run_vm out err $bad -- true || rc=$?
 	if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q '^vm/run: '; then
@@ -101,3 +101,16 @@ ok "$([ "$rc" = 0 ] && { [ "$out" = kvm ] || [ "$out" = tcg ]; }; echo $?)" \
 	"vm/run --which-accel prints kvm or tcg ($out)"
 is "$([ -w /dev/kvm ] || echo tcg)" "$([ -w /dev/kvm ] || echo "$out")" \
 	"... tcg without a writable /dev/kvm"
+
+# Static keys flipped while both vCPUs run the code they patch: under
+# TCG, vm/run's default threads (single for any kernel but 6.1) keep
+# 6.12's text_poke_bp() from an int3 oops (under multi-threaded TCG,
+# every such 6.12 boot died).
+rc=0
+run_vm out err --accel tcg --cpus 2 --meta "$tmp/flips.meta" -- tests/guest/static-key-flips.sh 100 || rc=$?
+is "$rc:$out" "0:flipped 100" "200 static key flips with both vCPUs busy: no oops (status 0)"
+threads=$(sed -n 's/^tcg_threads=//p' "$tmp/flips.meta")
+case "$(sed -n 's/^kernel_release=//p' "$tmp/flips.meta")" in
+6.1.*) is "$threads" multi "... Linux 6.1 under multi-threaded TCG" ;;
+*) is "$threads" single "... any other kernel under single-threaded TCG" ;;
+esac
