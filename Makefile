@@ -82,20 +82,20 @@ test-debug: deps
 # into results/quick/ and plots/quick/: never the record, results/latest;
 # BENCH_FLAGS: more bench/run options (bench/run --help).
 bench: kernel kernel-stock
-	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
-	@bench/plot $(if $(QUICK),--quick)
+	@bench/drivers/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
+	@bench/report/plot $(if $(QUICK),--quick)
 	@if [ -z "$(QUICK)" ] && [ "$(KERNEL)" != 6.1 ] && [ -e results/latest ]; then $(MAKE) --no-print-directory bench-kernels; fi
 
 # The latest 6.1 and 6.12 runs side by side: results/kernels/, plots/
 # per-check-kernels.*; then the figures that quote them (bench/figures).
 bench-kernels:
-	@bench/kernels results/latest results/linux-6.12/latest
-	@bench/figures
+	@bench/report/kernels results/latest results/linux-6.12/latest
+	@bench/report/figures
 
 # A/B of two revisions (or WORKTREE), each built in its own root under
 # $(USERCAPS_CACHE)/ab/; bench/ab builds the stock reference if missing.
 bench-ab: deps
-	@bench/ab $(AB_FLAGS) -- '$(A)' '$(B)'
+	@bench/drivers/ab $(AB_FLAGS) -- '$(A)' '$(B)'
 # The QEMU plugin that profiles each capability check (bench/plugin/),
 # built with the header of Debian's qemu source package, fetched into the
 # cache.
@@ -107,8 +107,8 @@ plugin: deps
 # must match; bench/run fails when they do not. A quick run: results/quick/.
 # ANNOTATE: kernel functions whose instructions are counted one by one.
 profile: plugin kernel kernel-stock
-	@bench/run --quick --mode icount,profile $(if $(ANNOTATE),--annotate '$(ANNOTATE)') $(BENCH_FLAGS)
-	@bench/plot --quick
+	@bench/drivers/run --quick --mode icount,profile $(if $(ANNOTATE),--annotate '$(ANNOTATE)') $(BENCH_FLAGS)
+	@bench/report/plot --quick
 
 patches:
 	@vm/export-series

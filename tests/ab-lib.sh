@@ -21,7 +21,7 @@ export LINUX_TARBALL=$tmp/no-tarball
 # ab ARGS... - the copy's bench/ab: output in $out, status in $rc.
 ab() {
 	rc=0
-	out=$(timeout 60 "$repo/bench/ab" "$@" 2>&1) || rc=$?
+	out=$(timeout 60 "$repo/bench/drivers/ab" "$@" 2>&1) || rc=$?
 }
 # The kernel under test's A/B roots: 6.1's at the cache's top level,
 # another kernel's beside its own tree.

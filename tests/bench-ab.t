@@ -96,17 +96,17 @@ ab --plan HEAD~1 HEAD
 ok $? "a commit that changes vm/config/ builds another"
 
 # The harness is this checkout's for both sides.
-echo "# changed" >>"$repo/bench/run"
+echo "# changed" >>"$repo/bench/drivers/run"
 ab --plan HEAD~1 HEAD
 is "$rc" 1 "a changed harness (bench/run) is refused"
-is "$out" "bench/ab: the working tree changes the harness (bench/run): commit or stash it, or name WORKTREE as a side" \
+is "$out" "bench/ab: the working tree changes the harness (bench/drivers/run): commit or stash it, or name WORKTREE as a side" \
 	"... with a one-line error naming the file"
 ab --plan HEAD WORKTREE
 is "$rc" 0 "... and accepted when the working tree is a side"
 contains "$out" "^# bench/ab: harness $(echo "$out" | sed -n 's/^# bench\/ab: B=WORKTREE: commit \([0-9a-f]*\),.*/\1/p') \(the working tree's snapshot\)" \
 	"... whose snapshot names the harness"
 is "$(kernel_of B)" "$(kernel_of A)" "... a harness change builds no other kernel"
-g checkout -q -- bench/run
+g checkout -q -- bench/drivers/run
 
 touch "$repo/usercaps/untracked.c"
 ab --plan HEAD HEAD
@@ -156,24 +156,24 @@ CSV
 run A 1020.0 20.000 626.0
 run B 1013.0 13.000 626.0
 rc=0
-table=$(bench/ab-table "$tmp/A" "$tmp/A" 2>&1) || rc=$?
+table=$(bench/report/ab-table "$tmp/A" "$tmp/A" 2>&1) || rc=$?
 is "$rc" 0 "bench/ab-table A A"
 is "$(echo "$table" | awk -F'|' 'NR > 2 { gsub(/ /, ""); print $7, $10 }' | sort -u | paste -sd' ' -)" "+0.00 +0.00 +0.00 -" \
 	"A against itself: 0 per call and per check in every row (stock has no per-check figure)"
-table=$(bench/ab-table "$tmp/A" "$tmp/B")
+table=$(bench/report/ab-table "$tmp/A" "$tmp/B")
 is "$(table_row "$table" kill percred-grant)" "1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | **-7.00** | 0.00" \
 	"A against B: kill's fewest per call and added per check, B - A, in bold past the boots' spread"
 is "$(table_row "$table" ioprio percred-grant)" "2 | 626.00 | 626.00 | +0.00 | 13.00 | 13.00 | +0.00 | 0.00" \
 	"... and the unchanged row 0"
 run C 1020.0 20.150 626.0
-is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/C")" kill percred-grant)" \
+is "$(table_row "$(bench/report/ab-table "$tmp/A" "$tmp/C")" kill percred-grant)" \
 	"1 | 1020.00 | 1020.00 | +0.00 | 20.00 | 20.15 | +0.15 | 0.00" "... not in bold under one instruction per call"
 run D 1013.0 13.000 626.0 12.000 20.000
-is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/D")" kill percred-grant)" \
+is "$(table_row "$(bench/report/ab-table "$tmp/A" "$tmp/D")" kill percred-grant)" \
 	"1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | -7.00 | 8.00" \
 	"... nor within the noise: how far B's boots' figures spread"
 run E 1013.0 13.000 626.0 13.000 13.000 1
-is "$(table_row "$(bench/ab-table "$tmp/A" "$tmp/E")" kill percred-grant)" \
+is "$(table_row "$(bench/report/ab-table "$tmp/A" "$tmp/E")" kill percred-grant)" \
 	"1 | 1020.00 | 1013.00 | -7.00 | 20.00 | 13.00 | -7.00 | -" \
 	"... nor with one boot a side: no noise from within-boot repeats alone"
 is "$(echo "$table" | grep -c '| kill |')" 2 "... icount rows only, in bench/run's order"
@@ -191,11 +191,11 @@ profile() {
 profile A 8.00
 profile B 5.00
 rc=0
-table=$(bench/ab-profile "$tmp/A" "$tmp/A" 2>&1) || rc=$?
+table=$(bench/report/ab-profile "$tmp/A" "$tmp/A" 2>&1) || rc=$?
 is "$rc" 0 "bench/ab-profile A A"
 is "$(echo "$table" | awk -F'|' '/^\| [a-z]/ && !/function/ { gsub(/ /, ""); print $5 }' | sort -u)" "+0.00" \
 	"A against itself: 0 in every function and the total"
-table=$(bench/ab-profile "$tmp/A" "$tmp/B")
+table=$(bench/report/ab-profile "$tmp/A" "$tmp/B")
 contains "$table" '^### kill-percred-grant: instructions per check' "A against B: a table per workload and configuration"
 is "$(echo "$table" | grep '^| [a-z]' | grep -v function | paste -sd' ' -)" \
 	"| usercaps_percred_capable | 8.00 | 5.00 | -3.00 | | cap_capable | 12.00 | 12.00 | +0.00 | | total | 20.00 | 17.00 | -3.00 |" \
@@ -207,23 +207,23 @@ mkdir -p "$ab_dir"
 cp -r "$tmp/A" "$tmp/B" "$ab_dir/"
 printf 'A_rev=aaaaaaa\nB_rev=bbbbbbb\nrun_options=--quick\n' >"$ab_dir/meta"
 echo "# made up" >"$ab_dir/ab.md"
-bench/ab-readme "$ab_dir"
-bench/pack "$ab_dir/A"
-bench/pack "$ab_dir/B"
-bench/pack "$ab_dir"
+bench/report/ab-readme "$ab_dir"
+bench/drivers/pack "$ab_dir/A"
+bench/drivers/pack "$ab_dir/B"
+bench/drivers/pack "$ab_dir"
 is "$(ls "$ab_dir" | paste -sd' ' -)" "README ab.md meta packed.tar.xz" "bench/pack keeps an A/B's ab.md, meta and README loose"
 contains "$(cat "$ab_dir/README")" "^      bench/ab-table $ab_dir/A $ab_dir/B\$" "... and its README says how to read the runs packed"
-is "$(bench/ab-table "$ab_dir/A" "$ab_dir/B")" "$(bench/ab-table "$tmp/A" "$tmp/B")" \
+is "$(bench/report/ab-table "$ab_dir/A" "$ab_dir/B")" "$(bench/report/ab-table "$tmp/A" "$tmp/B")" \
 	"bench/ab-table reads the runs packed in an A/B directory"
-is "$(bench/ab-profile "$ab_dir/A" "$ab_dir/B")" "$(bench/ab-profile "$tmp/A" "$tmp/B")" "... and so does bench/ab-profile"
-is "$(bench/ab-table "$ab_dir/A/summary.csv" "$ab_dir/B/summary.csv")" "$(bench/ab-table "$tmp/A" "$tmp/B")" \
+is "$(bench/report/ab-profile "$ab_dir/A" "$ab_dir/B")" "$(bench/report/ab-profile "$tmp/A" "$tmp/B")" "... and so does bench/ab-profile"
+is "$(bench/report/ab-table "$ab_dir/A/summary.csv" "$ab_dir/B/summary.csv")" "$(bench/report/ab-table "$tmp/A" "$tmp/B")" \
 	"... a run's summary.csv too, checks.csv read beside it"
 rc=0
-bench/unpacked.py "$ab_dir/B" "$tmp/B-unpacked" || rc=$?
+bench/report/unpacked.py "$ab_dir/B" "$tmp/B-unpacked" || rc=$?
 is "$rc:$(ls "$tmp/B-unpacked" "$tmp/B-unpacked/profile" | paste -sd' ' -)" \
 	"0:$tmp/B-unpacked: checks.csv profile summary.csv  $tmp/B-unpacked/profile: kill-percred-grant.tsv" \
 	"bench/unpacked.py unpacks a run packed inside an A/B directory"
-bench/unpacked.py "$tmp/results" "$tmp/results-copy"
+bench/report/unpacked.py "$tmp/results" "$tmp/results-copy"
 is "$(ls "$tmp/results-copy/ab/$(basename "$ab_dir")" | paste -sd' ' -)" "README ab.md meta packed.tar.xz" \
 	"... and a directory above it as it is, the A/B's own archive kept"
 ab --plan --icount --kernels "stock percred" HEAD HEAD
@@ -252,7 +252,7 @@ ln -s "$from/linux" "$from/build/source"
 echo stamp >"$from/source-stamp"
 touch -d 2001-01-01 "$from/linux/security/commoncap.c"
 rc=0
-out=$(bench/ab-seed "$from" "$to" 2>&1) || rc=$?
+out=$(bench/drivers/ab-seed "$from" "$to" 2>&1) || rc=$?
 is "$rc" 0 "bench/ab-seed copies a built root"
 is "$(grep -rlF "$from" "$to/build/security/.commoncap.o.cmd")" "" "... its dependency lists name the copy's sources, not the original's"
 contains "$(cat "$to/build/security/.commoncap.o.cmd")" "^deps_security/commoncap.o := $to/linux/include/linux/usercaps.h\$" "... every line of them"
@@ -261,7 +261,7 @@ is "$(stat -c %Y "$to/linux/security/commoncap.c")" "$(stat -c %Y "$from/linux/s
 	"... mtimes kept, so that make rebuilds only what the side changes"
 is "$(cat "$to/source-stamp")" stamp "... with the tree's stamp"
 rc=0
-out=$(bench/ab-seed "$from" "$to" 2>&1) || rc=$?
+out=$(bench/drivers/ab-seed "$from" "$to" 2>&1) || rc=$?
 is "$out:$rc" "bench/ab-seed: $to already has a tree:1" "a root with a tree of its own is not overwritten"
 rm -rf "$to"
 # A sed that rewrites nothing stands for any path the copy misses.
@@ -269,12 +269,12 @@ mkdir -p "$tmp/nosed"
 printf '#!/bin/sh\nexit 0\n' >"$tmp/nosed/sed"
 chmod +x "$tmp/nosed/sed"
 rc=0
-out=$(PATH=$tmp/nosed:$PATH bench/ab-seed "$from" "$to" 2>&1) || rc=$?
+out=$(PATH=$tmp/nosed:$PATH bench/drivers/ab-seed "$from" "$to" 2>&1) || rc=$?
 contains "$out" "^bench/ab-seed: $from's paths are left in " "a copy that cannot rewrite every path is refused"
 ok "$([ "$rc" = 1 ] && [ ! -e "$to/build" ] && [ ! -e "$to/linux" ] && [ ! -e "$to/build.seed" ]; echo $?)" \
 	"... and nothing of it is left"
 rc=0
-out=$(bench/ab-seed "$tmp/seed/none" "$to" 2>&1) || rc=$?
+out=$(bench/drivers/ab-seed "$tmp/seed/none" "$to" 2>&1) || rc=$?
 is "$out:$rc" "bench/ab-seed: no root at '$tmp/seed/none':1" "no root to copy: refused"
 
 # bench/ab-prune on made-up roots: 00000000000N's kernel built N days
@@ -289,7 +289,7 @@ mkdir -p "$roots/000000000007/source" "$roots/000000000008/source" "$roots/logs"
 touch -d "2 days ago" "$roots/000000000007/source" "$roots/000000000007" "$roots/logs"
 hold "$roots/000000000004"
 rc=0
-out=$(bench/ab-prune "$roots" 3 "$roots/000000000005" 2>&1) || rc=$?
+out=$(bench/drivers/ab-prune "$roots" 3 "$roots/000000000005" 2>&1) || rc=$?
 release
 is "$out:$rc" "  pruned $roots/000000000003
   pruned $roots/000000000006

@@ -71,7 +71,7 @@ BIRTH="percred: the credential operations' instructions added per fork-exec <= 1
 
 made_up_run base 151.500:150 210
 rc=0
-out=$(bench/summarize "$tmp/base" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/base" 2>&1) || rc=$?
 is "$rc" 0 "bench/summarize reads the churn workloads' sessions"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 is "$(row base fork-exec security_prepare_creds percred-grant)" "2.000 210 stock-allowed 150 60 210 60 300000.0" \
@@ -99,7 +99,7 @@ contains "$md" "^- $BIRTH.*: met \\(fork-exec/percred-grant \\+190 of 300000 \\(
 	"summary.md: the goal and its figures"
 
 made_up_run zero 151:151 210
-bench/summarize "$tmp/zero" >/dev/null 2>&1 || true
+bench/report/summarize "$tmp/zero" >/dev/null 2>&1 || true
 is "$(goal zero "$ZERO")" "missed fork-exec/security_prepare_creds/commoncap-allowed 1 1" \
 	"one instruction more in commoncap's prepare misses the goal of 0 by 1"
 ok "$(! grep -q "^- $ZERO.*Why:" "$tmp/zero/summary.md"; echo $?)" "... and gives no reason of its own"
@@ -122,21 +122,21 @@ sed -i 's/^workloads=$/workloads=kill/' "$tmp/slot/meta"
 kill_session "$tmp/slot" stock stock-allowed 118 307
 kill_session "$tmp/slot" commoncap commoncap-allowed 119 308
 rc=0
-out=$(bench/summarize "$tmp/slot" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/slot" 2>&1) || rc=$?
 is "$rc" 0 "kill's whole calls 2 above stock's, its check 1 and security_task_kill 1, pass"
 contains "$(cat "$tmp/slot/summary.md")" "^- $ZERO.*\*\*missed\*\* by 1 .*Why: every other LSM hook call adds the same in commoncap-allowed \(hooks\.csv: 1\)" \
 	"a miss of 1 where every other hook call adds 1 says why: each hook's slot per LSM"
 
 # 2 x (1600 + 35) = 3270 of 300000: 1.090 %.
 made_up_run birth 150 1750
-bench/summarize "$tmp/birth" >/dev/null 2>&1 || true
+bench/report/summarize "$tmp/birth" >/dev/null 2>&1 || true
 is "$(goal birth "$BIRTH")" "missed fork-exec/percred-grant 1.090 0.090" \
 	"percred adding 3270 of 300000 a fork-exec misses <= 1 % by 0.090"
 
 made_up_run lost 150 210
 session "$tmp/lost" percred fork-exec percred-grant 210 95 1
 rc=0
-out=$(bench/summarize "$tmp/lost" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/lost" 2>&1) || rc=$?
 is "$rc" 3 "a churn session with a hook window dropped fails the summary (status 3)"
 contains "$out" 'fork-exec percred-grant: hook_unclosed 1' "... and says which counter"
 

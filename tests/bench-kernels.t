@@ -92,7 +92,7 @@ functions "$new" security_capable 44 apparmor_capable 38 cap_capable 14
 # status in $rc.
 kernels() {
 	rc=0
-	out=$(bench/kernels --out-results "$tmp/out" --out-plots "$tmp/out" "$@" 2>&1) || rc=$?
+	out=$(bench/report/kernels --out-results "$tmp/out" --out-plots "$tmp/out" "$@" 2>&1) || rc=$?
 }
 kernels "$old" "$new"
 is "$rc" 0 "bench/kernels compares a 6.1 run with a 6.12 run"
@@ -138,8 +138,8 @@ ok "$(grep -q '>FAILED<' "$tmp/out/per-check-kernels.svg"; echo $((! $?)))" "...
 # Packed runs (bench/pack: profile/ in packed.tar.xz) compare the same.
 cp "$tmp/out/summary.md" "$tmp/summary.md.loose"
 cp "$tmp/out/per-check.csv" "$tmp/per-check.csv.loose"
-bench/pack "$old"
-bench/pack "$new"
+bench/drivers/pack "$old"
+bench/drivers/pack "$new"
 is "$(ls "$new" | paste -sd' ' -)" "checks.csv meta packed.tar.xz profile.csv summary.csv" "the runs packed"
 kernels "$old" "$new"
 is "$rc" 0 "bench/kernels compares packed runs"

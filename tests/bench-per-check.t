@@ -82,7 +82,7 @@ grep -v '^kill stock-denied ' "$run_dir/raw/icount-run1-stock/checks.dat" >>"$ru
 mv "$run_dir/raw/icount-run1-stock/checks.dat.tmp" "$run_dir/raw/icount-run1-stock/checks.dat"
 
 rc=0
-out=$(bench/summarize "$run_dir" 2>&1) || rc=$?
+out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
 is "$rc" 0 "bench/summarize reads the made-up run with stock boots"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 csv=$run_dir/checks.csv
@@ -107,7 +107,7 @@ contains "$md" 'at least 100 ms of guest time: every one did' "every repeat last
 
 # A repeat shorter than asked is reported.
 echo "kill percred-deny 4 100 80300 803.0" >>"$run_dir/raw/icount-run1-percred/nsop.dat"
-bench/summarize "$run_dir" >/dev/null 2>&1 || true
+bench/report/summarize "$run_dir" >/dev/null 2>&1 || true
 contains "$(cat "$run_dir/summary.md")" '\*\*1 of [0-9]* did not\*\*' "a repeat shorter than --min-time is reported"
 
 plan "$tap_count"

@@ -58,7 +58,7 @@ CSV
 # in $rc.
 draw() {
 	rc=0
-	out=$(bench/plot --run "$tmp/$1" --out "$tmp/plots/$1" 2>&1) || rc=$?
+	out=$(bench/report/plot --run "$tmp/$1" --out "$tmp/plots/$1" 2>&1) || rc=$?
 }
 
 # titles SVG - each panel's title of SVG, its two lines on one.
@@ -126,7 +126,7 @@ done
 is "$(key_colour "$first_svg" security_capable)" "rgb(148, 103, 189)" \
 	"... security_capable's, bench/function_colours.py's"
 # The kernels' colours (bench/gnuplot/palette.gp), as the SVG writes them.
-kernel_colours=$(sed -n 's/^array \(dark\|light\)\[5\] = \[\(.*\)\]$/\2/p' bench/gnuplot/palette.gp |
+kernel_colours=$(sed -n 's/^array \(dark\|light\)\[5\] = \[\(.*\)\]$/\2/p' bench/report/gnuplot/palette.gp |
 	grep -o '#[0-9a-f]\{6\}' | while read -r hex; do
 		printf 'rgb(%3d, %3d, %3d)\n' "0x${hex:1:2}" "0x${hex:3:2}" "0x${hex:5:2}"
 	done)

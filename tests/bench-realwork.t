@@ -70,7 +70,7 @@ row() {
 
 made_up_run "$tmp/good"
 rc=0
-bench/summarize "$tmp/good" >"$tmp/good.out" 2>&1 || rc=$?
+bench/report/summarize "$tmp/good" >"$tmp/good.out" 2>&1 || rc=$?
 is "$rc" 0 "bench/summarize reads the made-up realwork boots"
 [ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/good.out"
 is "$(awk -F, '!/^#/ && $1 == "audio" { printf "%s ", $2 }' "$tmp/good/realwork.csv")" \
@@ -108,7 +108,7 @@ is "$(row "$tmp/good" percred-root 19)" 5 "realwork.csv's counted_checks: percre
 # configurations, the noise beside them.
 if command -v gnuplot >/dev/null; then
 	rc=0
-	bench/plot --run "$tmp/good" --out "$tmp/plots" >"$tmp/plot.out" 2>&1 || rc=$?
+	bench/report/plot --run "$tmp/good" --out "$tmp/plots" >"$tmp/plot.out" 2>&1 || rc=$?
 	is "$rc" 0 "bench/plot draws the made-up run"
 	svg=$(cat "$tmp/plots/realwork-share.svg" 2>/dev/null)
 	contains "$svg" '>percred-grant<' "realwork-share's key names percred-grant"
@@ -127,7 +127,7 @@ cp -r "$tmp/good" "$tmp/repo/results/made-up"
 ln -s made-up "$tmp/repo/results/latest"
 printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
 rc=0
-bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
+bench/report/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
 is "$rc" 0 "bench/figures writes the realwork region from the record's realwork.csv"
 line=$(tr '\n' ' ' <"$tmp/repo/README.md")
 contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are in `capable\(\)` \(0.0150 %\), and percred adds 200 of them \(0.00500 % of the whole, noise-level\)' \
@@ -139,7 +139,7 @@ ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
 made_up_run "$tmp/inexact"
 sed -i 's/^\(session\taudio\/percred-grant#2\t.*\t\)0$/\11/' "$tmp/inexact/raw/realwork-run1-percred/capcheck.log"
 rc=0
-err=$(bench/summarize "$tmp/inexact" 2>&1) || rc=$?
+err=$(bench/report/summarize "$tmp/inexact" 2>&1) || rc=$?
 is "$rc" 3 "a realwork session that is not exact: exit 3"
 contains "$err" 'audio/percred-grant#2 is not exact: irq_accesses_unknown 1' "... naming the session and its counter"
 contains "$(sed -n 's/^status=//p' "$tmp/inexact/meta")" 'cross-check failed' "... and the run's status says so"
@@ -148,7 +148,7 @@ contains "$(sed -n 's/^status=//p' "$tmp/inexact/meta")" 'cross-check failed' ".
 made_up_run "$tmp/missing"
 sed -i '/audio\/stock-root#2/d' "$tmp/missing/raw/realwork-run1-stock/capcheck.log"
 rc=0
-err=$(bench/summarize "$tmp/missing" 2>&1) || rc=$?
+err=$(bench/report/summarize "$tmp/missing" 2>&1) || rc=$?
 is "$rc" 3 "a session with no report: exit 3"
 contains "$err" 'session audio/stock-root#2 has no report' "... naming it"
 
@@ -157,7 +157,7 @@ made_up_run "$tmp/clock"
 sed -i 's/^audio\/percred-root#1 audio percred-root 1 5000000$/audio\/percred-root#1 audio percred-root 1 3900049/' \
 	"$tmp/clock/raw/realwork-run1-percred/sessions.dat"
 rc=0
-err=$(bench/summarize "$tmp/clock" 2>&1) || rc=$?
+err=$(bench/report/summarize "$tmp/clock" 2>&1) || rc=$?
 is "$rc" 3 "a session shorter under icount than its instructions: exit 3"
 contains "$err" 'percred-root#1 lasted 3900049 guest ns under icount, fewer than its 3900050' "... saying by how much"
 

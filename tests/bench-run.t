@@ -15,7 +15,7 @@ mkdir -p "$clone"
 tar -C "$repo_dir" --exclude=./.git --exclude=./results -cf - . | tar -C "$clone" -xf -
 
 rc=0
-out=$(cd "$clone" && bench/run --mode icount --kernels commoncap --workloads getppid \
+out=$(cd "$clone" && bench/drivers/run --mode icount --kernels commoncap --workloads getppid \
 	--churn "" --groups "" --iterations 200 --repeat 1 --results "$clone/results" 2>&1 </dev/null) || rc=$?
 is "$rc" 0 "bench/run succeeds from a clone under /root at a path with a space and a comma"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
@@ -27,7 +27,7 @@ ok "$(tar -tJf "$(ls "$clone"/results/*/packed.tar.xz | sed -n 1p)" | grep -qx r
 # Wall-clock capable() rounds without KVM (here forced with --accel-wall
 # tcg) are skipped, and both the console and the summary say why.
 rc=0
-out=$(bench/run --mode wall --accel-wall tcg --kernels commoncap --results "$top/wall" 2>&1 </dev/null) || rc=$?
+out=$(bench/drivers/run --mode wall --accel-wall tcg --kernels commoncap --results "$top/wall" 2>&1 </dev/null) || rc=$?
 is "$rc" 0 "bench/run --mode wall under TCG runs (nothing, for commoncap alone)"
 contains "$out" "the wall-clock capable\(\) rounds are skipped, TCG's wall time being no hardware's" \
 	"... and says it skipped the wall-clock rounds, and why"

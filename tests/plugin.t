@@ -145,7 +145,7 @@ sums=$(awk -F'\t' '$1 == "insn" { sum[$2 "\t" $4] += $6 } $1 == "function" { row
 	END { for (k in sum) { d = sum[k] - row[k]; if (d < 0) d = -d; printf "%s ", (d < 0.05 ? "ok" : k ": " sum[k] " != " row[k]) } }' "$log")
 is "$sums" "$(every ok)$(every ok)" "... and each annotated function's instructions add up to its function row"
 rc=0
-annotated=$(bench/annotate "$log" "$build_dir/vmlinux" 2>&1) || rc=$?
+annotated=$(bench/report/annotate "$log" "$build_dir/vmlinux" 2>&1) || rc=$?
 is "$rc" 0 "bench/annotate lists them with the kernel's vmlinux"
 contains "$annotated" '^## kill/percred-grant: cap_capable$' "... cap_capable in percred-grant among them"
 # The kernel has no debug info: the lines are its objects' compiled again.
