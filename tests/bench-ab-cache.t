@@ -1,9 +1,9 @@
 #!/bin/bash
-# bench/ab's cache and its exact table, no kernel built and no boot: the
+# bench/drivers/ab's cache and its exact table, no kernel built and no boot: the
 # cache key moves with each harness file and with the options, and with
-# nothing else; store, lookup and compose on a made-up run; bench/ab
+# nothing else; store, lookup and compose on a made-up run; bench/drivers/ab
 # --plan reuses a side whose boots are cached, and boots it again after a
-# harness change, with other options or with --fresh; bench/ab-exact
+# harness change, with other options or with --fresh; bench/report/ab-exact
 # gives exactly 0 on a recorded A = B pair, and reads the plugin's slot
 # records where a log has them.
 set -eu
@@ -20,7 +20,7 @@ key() {
 	"$repo/bench/drivers/ab-cache" key "$@" | sed -n 1p
 }
 base=$(key kernel-1 "--mode profile")
-contains "$base" '^[0-9a-f]{16}$' "bench/ab-cache key: 16 hex digits"
+contains "$base" '^[0-9a-f]{16}$' "bench/drivers/ab-cache key: 16 hex digits"
 is "$(key kernel-1 "--mode profile")" "$base" "... the same for the same kernel, harness and options"
 differs "$(key kernel-2 "--mode profile")" "$base" "... another for another kernel"
 differs "$(key kernel-1 "--mode icount,profile")" "$base" "... another for another option"
@@ -40,10 +40,10 @@ for f in README.md bench/report/summarize bench/report/plot usercaps/security/us
 	echo "# changed" >>"$repo/$f"
 done
 is "$(key kernel-1 "--mode profile")" "$base" \
-	"what the boots do not run (README, bench/summarize, bench/plot; the kernel is KERNEL): the same key"
+	"what the boots do not run (README, bench/report/summarize, bench/report/plot; the kernel is KERNEL): the same key"
 g checkout -q -- .
 
-# made_up_run DIR CONFIG... - a bench/run directory, packed, with a
+# made_up_run DIR CONFIG... - a bench/drivers/run directory, packed, with a
 # profile boot of each CONFIG.
 made_up_run() {
 	local dir=$1 c
@@ -77,10 +77,10 @@ is "$(grep -e '^kernels=' -e '^reused=' -e '^stock_' "$tmp/composed/meta" | past
 	"stock_kernel_release=6.1-stock kernels=percred stock reused=K1/percred@2026-01-02T03:04:05Z S1/stock@2026-01-02T03:04:05Z" \
 	"... its meta: the configurations, stock's lines from stock's entry, and what it reused"
 
-# bench/ab --plan in the copy.
+# bench/drivers/ab --plan in the copy.
 ab --plan --kernels percred HEAD HEAD
 first=$(echo "$out" | sed -n 's/^A: \([0-9a-f]\{16\}\) to boot: percred$/\1/p')
-contains "$first" '^[0-9a-f]{16}$' "bench/ab --plan: a side with nothing cached is to boot"
+contains "$first" '^[0-9a-f]{16}$' "bench/drivers/ab --plan: a side with nothing cached is to boot"
 contains "$out" "^B: $first, A's boots$" "... and B of the same kernel boots once, with A"
 echo "kernel k" | bench/drivers/ab-cache store "$ab_roots/results" "$first" "$tmp/run" percred
 ab --plan --kernels percred HEAD HEAD
@@ -99,11 +99,11 @@ ab --plan --kernels percred HEAD HEAD
 contains "$out" '^A: [0-9a-f]{16} to boot: percred$' "a changed harness (bench/guest/measure): booted again"
 is "$(echo "$out" | grep "^A: $first ")" "" "... under another key"
 
-# bench/ab-exact on a recorded A = B pair: two boots of one kernel.
+# bench/report/ab-exact on a recorded A = B pair: two boots of one kernel.
 recorded=results/ab/483b536-vs-483b536-20261205-073618
 rc=0
 table=$(bench/report/ab-exact "$recorded/A" "$recorded/B" 2>&1) || rc=$?
-is "$rc" 0 "bench/ab-exact on $recorded"
+is "$rc" 0 "bench/report/ab-exact on $recorded"
 body=$(echo "$table" | grep '^| [a-z]' | grep -v '^| workload')
 is "$(echo "$body" | wc -l)" 63 "... a row per workload and configuration: 3 workloads, 21 configurations"
 is "$(echo "$body" | awk -F'|' '{ gsub(/ /, ""); print $7, $8, $9, $10 }' | sort -u)" "0 0 0 0" \

@@ -1,11 +1,11 @@
 #!/bin/bash
-# bench/annotate, no kernel needed: a loop of known trip count, assembled
+# bench/report/annotate, no kernel needed: a loop of known trip count, assembled
 # by gcc -g into a stand-in vmlinux (one instruction per source line, so
 # each line's executions are known), and capcheck plugin logs made up
 # from the trip count: the listing joins each instruction's address, line,
 # disassembly and executions per check; the table by line aligns two
 # builds; a log of another build, records that do not add up and a
-# vmlinux without debug info are said; bench/ab-annotate on two made-up
+# vmlinux without debug info are said; bench/report/ab-annotate on two made-up
 # runs.
 # shellcheck disable=SC2016 # the backquotes are markdown's
 set -eu
@@ -75,7 +75,7 @@ made_up_log "$tmp/b" loop/n10 4 10
 
 rc=0
 out=$(bench/report/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/annotate reads a log and its vmlinux"
+is "$rc" 0 "bench/report/annotate reads a log and its vmlinux"
 is "$(table_row "$out" 0x0)" 'loop.S:5 | `xor %eax,%eax` | 1.000' \
 	"the first instruction: offset, line, disassembly, once per check"
 add=$(printf '%s\n' "$out" | awk -F' [|] ' '$3 ~ /^`add/ { print $1 }' | tr -d '| ')
@@ -95,7 +95,7 @@ is "$(table_row "$out" loop.S:11)" '10.000' "source lines relative to the tree a
 
 # Two builds: B's loop adds an instruction on line 9.
 out=$(bench/report/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" "$tmp/b/capcheck.log" "$tmp/b/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/annotate compares two builds"
+is "$rc" 0 "bench/report/annotate compares two builds"
 is "$(table_row "$out" loop.S:9)" '10.000 | 20.000 | +10.000' \
 	"by line, aligned across the builds: B's extra loop instruction is 10 more per check"
 is "$(table_row "$out" loop.S:12)" '1.000 | 1.000 | +0.000' "... and the ret, once in both"
@@ -168,7 +168,7 @@ is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' \
 	"... with the source lines of its object compiled again with -g"
 is "$(table_row "$out" total)" '35.000' "... and the table by line"
 contains "$out" "compiled again with -g in $tmp/kbuild-lines/" "... saying where the twin is"
-# A copy of the vmlinux beside a link to its build (bench/run's snapshot).
+# A copy of the vmlinux beside a link to its build (bench/drivers/run's snapshot).
 mkdir -p "$tmp/copy"
 cp "$tmp/kbuild/vmlinux" "$tmp/kbuild/Makefile" "$tmp/copy/"
 ln -s "$tmp/kbuild" "$tmp/copy/kbuild"
@@ -190,8 +190,8 @@ rc=0
 out=$(bench/report/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
 is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' "... and compiled again once the source is the build's"
 
-# bench/ab-annotate: two runs, percred on each side's build, stock's
-# the same kernel in both; bench/run packed them.
+# bench/report/ab-annotate: two runs, percred on each side's build, stock's
+# the same kernel in both; bench/drivers/run packed them.
 for side in A B; do
 	mkdir -p "$tmp/$side/raw/profile-run1-percred" "$tmp/$side/raw/profile-run1-stock"
 	printf 'kernels=stock percred\nprofile_annotate=sum\n' >"$tmp/$side/meta"
@@ -203,9 +203,9 @@ bench/drivers/pack "$tmp/A"
 bench/drivers/pack "$tmp/B"
 rc=0
 out=$(bench/report/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/ab-annotate reads two packed runs"
+is "$rc" 0 "bench/report/ab-annotate reads two packed runs"
 is "$(printf '%s\n' "$out" | grep '^### ' | paste -sd' ' -)" \
-	"### stock: instructions per check (bench/annotate) ### percred: instructions per check (bench/annotate)" \
+	"### stock: instructions per check (bench/report/annotate) ### percred: instructions per check (bench/report/annotate)" \
 	"... one section per configuration both booted"
 is "$(printf '%s\n' "$out" | awk '/^### percred/ { p = 1 } p' | grep '^| loop.S:9 |')" \
 	'| loop.S:9 | 10.000 | 20.000 | +10.000 |' "... percred with each side's vmlinux"

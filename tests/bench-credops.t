@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/summarize's credential operations, no kernel needed: the churn
+# bench/report/summarize's credential operations, no kernel needed: the churn
 # workloads' plugin sessions of a made-up run, their hook windows of
 # security_prepare_creds and security_cred_free turned into credops.csv
 # (calls per iteration, instructions over stock's same operation, on
@@ -72,7 +72,7 @@ BIRTH="percred: the credential operations' instructions added per fork-exec <= 1
 made_up_run base 151.500:150 210
 rc=0
 out=$(bench/report/summarize "$tmp/base" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the churn workloads' sessions"
+is "$rc" 0 "bench/report/summarize reads the churn workloads' sessions"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 is "$(row base fork-exec security_prepare_creds percred-grant)" "2.000 210 stock-allowed 150 60 210 60 300000.0" \
 	"credops.csv: a credential prepared, 2 an iteration, 60 over stock's, on average and in the fastest call"

@@ -4,7 +4,7 @@
 # churn: tests/plugin.t boots that) give the same exact.csv and the same goals,
 # verdicts and margins; every check's figure is a whole number; and the
 # sessions run again with timer interrupts count exactly what the plain
-# ones did (bench/capcheck_tables.py fails a run otherwise).
+# ones did (bench/report/capcheck_tables.py fails a run otherwise).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"

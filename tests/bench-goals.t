@@ -1,6 +1,6 @@
 #!/bin/bash
-# bench/summarize's goals, no kernel needed: decided on the capcheck
-# plugin's exact instructions per capability check (bench/exact.py), on a
+# bench/report/summarize's goals, no kernel needed: decided on the capcheck
+# plugin's exact instructions per capability check (bench/report/exact.py), on a
 # made-up run whose every figure is chosen, so that a reference, a slot's
 # capability or a verdict computed wrong shows here and not in a committed
 # summary.
@@ -61,7 +61,7 @@ session percred ioprio percred-deny 47 47
 
 rc=0
 out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the made-up run"
+is "$rc" 0 "bench/report/summarize reads the made-up run"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 # row WORKLOAD CAPABILITY CONFIG - exact.csv's case, reference, added.
 row() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/summarize's icount cross-check, no kernel needed: instructions
+# bench/report/summarize's icount cross-check, no kernel needed: instructions
 # added per capability check against the kernel built without usercaps
 # (stock), from whole calls (the goals are the exact figures': tests/
 # bench-goals.t), on
@@ -83,7 +83,7 @@ mv "$run_dir/raw/icount-run1-stock/checks.dat.tmp" "$run_dir/raw/icount-run1-sto
 
 rc=0
 out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the made-up run with stock boots"
+is "$rc" 0 "bench/report/summarize reads the made-up run with stock boots"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 csv=$run_dir/checks.csv
 # per_check CONFIG WORKLOAD - reference, checks, added per check, min, max.

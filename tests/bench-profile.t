@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/summarize's profile part, no kernel needed: the capcheck plugin's
+# bench/report/summarize's profile part, no kernel needed: the capcheck plugin's
 # session reports of a made-up run turned into per-function tables,
 # profile.csv, the exact per-capability table (exact.csv), the goals
 # decided on it (goals.csv), and the cross-check, which fails the summary
@@ -64,7 +64,7 @@ cross_check() {
 made_up_run "$tmp/agree" 133 0 0
 rc=0
 out=$(bench/report/summarize "$tmp/agree" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize passes a profile 15 above stock where icount says 15"
+is "$rc" 0 "bench/report/summarize passes a profile 15 above stock where icount says 15"
 tsv=$tmp/agree/profile/kill-percred-grant.tsv
 ok "$([ -r "$tsv" ]; echo $?)" "profile/kill-percred-grant.tsv is written"
 is "$(grep -v '^#' "$tsv" | cut -f1,2 | tr '\t\n' ': ')" \
@@ -82,7 +82,7 @@ is "$(table_row "$(cat "$tmp/agree/summary.md")" percred-grant | sed -n 1p)" "15
 is "$(cross_check agree)" "15.000 | 0.000 | 15.000 | 15.000 | 0.500 | ok" \
 	"summary.md: the cross-check row, profile against its calls and icount"
 
-# Packed (bench/pack), its profile/ in packed.tar.xz: bench/plot draws
+# Packed (bench/drivers/pack), its profile/ in packed.tar.xz: bench/report/plot draws
 # the profile from there (the profile alone: gnuplot 5.4 segfaults in cases.gp
 # on a per-check table of one row).
 if command -v gnuplot >/dev/null; then
@@ -91,11 +91,11 @@ if command -v gnuplot >/dev/null; then
 	rm "$tmp/agree-packed/checks.csv"
 	rc=0
 	out=$(bench/report/plot --run "$tmp/agree-packed" --out "$tmp/plots" 2>&1) || rc=$?
-	is "$rc" 0 "bench/plot draws a packed run"
+	is "$rc" 0 "bench/report/plot draws a packed run"
 	contains "$(cat "$tmp/plots/profile-kill.svg" 2>/dev/null)" '>percred-grant 133<' \
 		"... its profile-kill from the packed profile/kill-*.tsv"
 else
-	ok 1 "bench/plot on a packed run: gnuplot is missing (make deps installs it)"
+	ok 1 "bench/report/plot on a packed run: gnuplot is missing (make deps installs it)"
 fi
 
 # Two capabilities in one call (ioprio): a slot each, a row each.
@@ -123,8 +123,8 @@ is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
 contains "$out" 'kill percred-grant: differs: profile 18\.000, hooks 0\.000, calls 18\.000, icount 15\.000' \
 	"... and names the row"
 is "$(cross_check off)" "18.000 | 0.000 | 18.000 | 15.000 | 0.500 | **differs**" "... and summary.md shows it"
-# The status is final before the summaries say it: bench/run then
-# leaves the run out of results/latest (bench/publish refuses it).
+# The status is final before the summaries say it: bench/drivers/run then
+# leaves the run out of results/latest (bench/drivers/publish refuses it).
 is "$(sed -n 's/^status=//p' "$tmp/off/meta")" "complete, profile cross-check failed" \
 	"... its meta's status says the cross-check failed"
 contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*complete, profile cross-check failed\*\*' \
@@ -132,11 +132,11 @@ contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*complete, profile 
 contains "$(sed -n 1p "$tmp/off/summary.csv")" ', status complete, profile cross-check failed$' "... and summary.csv's"
 rc=0
 bench/drivers/publish "$tmp/off" >/dev/null 2>&1 || rc=$?
-is "$rc:$(ls "$tmp" | grep -c '^latest$' || true)" "1:0" "... and bench/publish refuses it"
+is "$rc:$(ls "$tmp" | grep -c '^latest$' || true)" "1:0" "... and bench/drivers/publish refuses it"
 sed -i 's/^status=.*/status=failed at step 3\/4 (profile-run1-percred): kernel panic/' "$tmp/off/meta"
 bench/report/summarize "$tmp/off" >/dev/null 2>&1 || true
 contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*failed at step 3/4 \(profile-run1-percred\): kernel panic\*\*' \
-	"a failed run's status is left as bench/run wrote it"
+	"a failed run's status is left as bench/drivers/run wrote it"
 
 # icount's noise is the range of its boots: a second boot 3 apart makes
 # the same profile agree.

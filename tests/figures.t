@@ -1,6 +1,6 @@
 #!/bin/bash
 # The figures the documentation quotes (README.md, usercaps.rst, the cover
-# letter's costs.txt) are what bench/figures writes from the committed
+# letter's costs.txt) are what bench/report/figures writes from the committed
 # results/; a figure changed by hand, a region that lost its closing
 # marker or its results, and a bad option are refused. No kernel needed.
 set -eu
@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 rc=0
 out=$(bench/report/figures --check 2>&1) || rc=$?
-is "$rc" 0 "the committed figures are what results/ gives (bench/figures --check)"
+is "$rc" 0 "the committed figures are what results/ gives (bench/report/figures --check)"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 for file in README.md usercaps/Documentation/admin-guide/LSM/usercaps.rst \
 	usercaps/patches/messages/costs.txt usercaps/patches/6.12/messages/costs.txt; do
@@ -47,7 +47,7 @@ is "$rc" 1 "a figure typed by hand makes --check fail"
 contains "$out" "^-\\$(printf '%s' "$changed" | sed 's/[][\.*^$|()+?{}]/\\&/g')\$" "... and its diff shows the hand-typed line"
 contains "$out" "^\\+\\$(printf '%s' "$row" | sed 's/[][\.*^$|()+?{}]/\\&/g')\$" "... and the line results/ gives"
 out=$(bench/report/figures --root "$tmp/repo" 2>&1)
-is "$(cmp -s README.md "$tmp/repo/README.md"; echo $?)" 0 "bench/figures writes the figure back"
+is "$(cmp -s README.md "$tmp/repo/README.md"; echo $?)" 0 "bench/report/figures writes the figure back"
 
 copy
 sed -i '0,/^<!-- \/figures:headline -->$/{/^<!-- \/figures:headline -->$/d}' "$tmp/repo/README.md"
@@ -65,7 +65,7 @@ contains "$out" "region headline: no exact.csv in results/[^ ]+, loose or packed
 
 rc=0
 out=$(bench/report/figures --nonsense 2>&1) || rc=$?
-is "$rc:$out" "2:bench/figures: unknown option '--nonsense' (see --help)" "an unknown option is refused"
+is "$rc:$out" "2:bench/report/figures: unknown option '--nonsense' (see --help)" "an unknown option is refused"
 
 # The cover letter's costs: the regions written, the markers left out.
 out=$(bench/report/figures --print usercaps/patches/messages/costs.txt)

@@ -1,4 +1,4 @@
-"""capcheck_tables - bench/summarize's part for the profile boots: the
+"""capcheck_tables - bench/report/summarize's part for the profile boots: the
 capcheck plugin's session reports (raw/profile-*/capcheck.log, format in
 bench/plugin/capcheck.c) as per-function tables of one capability check,
 and the cross-check of their totals against icount's per-check figures.

@@ -1,4 +1,4 @@
-"""exact - bench/summarize's headline: what one capability check costs,
+"""exact - bench/report/summarize's headline: what one capability check costs,
 per capability, from the capcheck plugin's exact counts (profile boots),
 and the goals decided on those figures alone.
 
@@ -30,7 +30,7 @@ CASES = ["allowed", "denied", "grant", "deny", "deny-group", "deny-owner", "root
 
 
 # The per-check goals: (text, limit, kernels, cases, WHY's key, whether
-# the limit bounds the absolute figure). bench/plot draws the same limits
+# the limit bounds the absolute figure). bench/report/plot draws the same limits
 # (exact.py --limits).
 PER_CHECK_GOALS = [
     ("usercaps built in but disabled (commoncap) vs stock <= 1", 1, ["commoncap"], CASES,
@@ -262,10 +262,10 @@ def write_goals(run_dir, goal_rows):
 
 def markdown(rows, goal_rows, table):
     """summary.md's headline sections: the goals (the checks' and the
-    credential operations', bench/hooks.py) and the exact table."""
+    credential operations', bench/report/hooks.py) and the exact table."""
     if not rows and not goal_rows:
         return ["", "## goals", "", "No exact figures: this run had no profile boots "
-                "(bench/run --mode profile), and icount alone decides no goal."]
+                "(bench/drivers/run --mode profile), and icount alone decides no goal."]
     lines = ["", "## goals (instructions added per capability check and per credential "
              "operation, exact: capcheck plugin)", ""]
     for g in goal_rows:
@@ -315,7 +315,7 @@ def markdown(rows, goal_rows, table):
 
 def print_limits():
     """Each per-check goal's limit, a line "KERNEL CASE LIMIT" per kernel
-    and outcome it bounds (bench/plot's goal marks)."""
+    and outcome it bounds (bench/report/plot's goal marks)."""
     for _, limit, kernels, cases, _, _ in PER_CHECK_GOALS:
         for kernel in kernels:
             for case in cases:
@@ -325,5 +325,5 @@ def print_limits():
 if __name__ == "__main__":
     import sys
     if sys.argv[1:] != ["--limits"]:
-        sys.exit("usage: bench/exact.py --limits")
+        sys.exit("usage: bench/report/exact.py --limits")
     print_limits()

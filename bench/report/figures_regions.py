@@ -1,4 +1,4 @@
-"""What each region of bench/figures says, and from which file of
+"""What each region of bench/report/figures says, and from which file of
 results/: one function per region NAME, given the marker's arguments, the
 markup ('md', 'rst' or 'txt') and the results/ directory; each returns
 the region's text, naming its source. Nothing here is typed by hand but
@@ -30,7 +30,7 @@ def region(name):
 
 def write(name, args, style, results):
     if name not in REGIONS:
-        raise RegionError("unknown (bench/figures_regions.py writes: %s)" % ", ".join(sorted(REGIONS)))
+        raise RegionError("unknown (bench/report/figures_regions.py writes: %s)" % ", ".join(sorted(REGIONS)))
     text = REGIONS[name](args, style, results)
     # The regions write Markdown's `code` and **bold** (reST's ``code`` for
     # reST); plain text drops them.
@@ -40,8 +40,8 @@ def write(name, args, style, results):
 # Reading results/.
 
 class Record:
-    """A results/ directory (a bench/run run, an A/B, a debug run): its
-    meta and its files, loose or in its packed.tar.xz (bench/pack)."""
+    """A results/ directory (a bench/drivers/run run, an A/B, a debug run): its
+    meta and its files, loose or in its packed.tar.xz (bench/drivers/pack)."""
 
     def __init__(self, results, name):
         self.path = os.path.join(results, name)
@@ -114,12 +114,12 @@ def ab_tables(record):
             section, other = functions.setdefault(heading.group(1), {}), False
             continue
         if line.startswith("### "):
-            other = True    # another section's tables (bench/ab-annotate's): not these
+            other = True    # another section's tables (bench/report/ab-annotate's): not these
         if other:
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and cells[0] == "workload":
-            exact = cells[2] == "check"    # bench/ab-exact's table (ab_exact), not icount's
+            exact = cells[2] == "check"    # bench/report/ab-exact's table (ab_exact), not icount's
         if not line.startswith("|") or cells[0] in ("workload", "function") or cells[0].startswith("---"):
             continue
         if section is None and len(cells) == 10 and not exact:
@@ -133,7 +133,7 @@ def ab_tables(record):
 
 
 def ab_exact(record):
-    """An A/B's bench/ab-exact rows (ab.md): [{workload, config, check, a,
+    """An A/B's bench/report/ab-exact rows (ab.md): [{workload, config, check, a,
     b, delta}]."""
     rows, inside = [], False
     for line in record.text("ab.md").splitlines():
@@ -216,7 +216,7 @@ def record_run(args, style, results):
     run = Record(results, "latest")
     kvm = "with KVM" if run.get("kvm") == "yes" else "without KVM"
     return paragraph(style, "The record is the full run %s, which `results/latest` points at: "
-            "commit %s of %s, `bench/run --mode %s`, status %s, %s s of bench/run "
+            "commit %s of %s, `bench/drivers/run --mode %s`, status %s, %s s of bench/drivers/run "
             "(%d min %d s) on %s CPUs (%s) %s." % (
                 "`%s`" % run.name, run.get("git_commit"), run.get("date"), run.get("mode"),
                 run.get("status"), run.get("elapsed_seconds"), int(run.get("elapsed_seconds")) // 60,
@@ -519,7 +519,7 @@ def fewest_per_call(run, workload, config):
 
 @region("kernels")
 def kernels(args, style, results):
-    """6.1 and 6.12 side by side (results/kernels/, bench/kernels), with
+    """6.1 and 6.12 side by side (results/kernels/, bench/report/kernels), with
     each run's stock check per function."""
     side = Record(results, "kernels")
     found = {}
@@ -584,14 +584,14 @@ def ab_runs(args, style, results):
         moved_exact = [number(r["delta"]) for r in exact if number(r["delta"])]
         item = "%s (A=%s, B=%s; %s): %d min %d s in all%s; builds: %s" % (
             "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
-            "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
+            "`bench/drivers/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
             " (%s)" % phases if phases else "", builds)
-        if not rows:    # the profile alone: bench/ab-exact's table
+        if not rows:    # the profile alone: bench/report/ab-exact's table
             item += ". Exact, per check: B - A %s instructions in %d of %d rows, 0 in the others." % (
                 span(moved_exact, places=None, sign=True) if moved_exact else "0",
                 len(moved_exact), len(exact))
         else:
-            item += ("; bench/run rounds %s. Per check, B - A past the noise in %d of %d rows%s; the "
+            item += ("; bench/drivers/run rounds %s. Per check, B - A past the noise in %d of %d rows%s; the "
                      "others within %s. Per call, at most %s." % (
                          rounds or "-", len(bold), len(rows),
                          " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
@@ -617,11 +617,13 @@ def ab_runs(args, style, results):
 
 def annotation(record, config, session, function):
     """The by-line table of one function in one session of an A/B's
-    bench/ab-annotate section of CONFIG (ab.md): [(line, a, b, b - a)]."""
+    bench/report/ab-annotate section of CONFIG (ab.md): [(line, a, b, b - a)]."""
     part, rows = None, []
     for line in record.text("ab.md").splitlines():
         if line.startswith("### "):
-            part = "config" if line == "### %s: instructions per check (bench/annotate)" % config else None
+            # bench/annotate, as it was called before bench/report/
+            part = "config" if line in ("### %s: instructions per check (bench/%s)" % (config, tool)
+                                        for tool in ("report/annotate", "annotate")) else None
         elif line.startswith("## ") and part:
             part = "function" if line == "## %s: %s" % (session, function) else "config"
         elif part == "function" and line.startswith("| source line |"):
@@ -678,7 +680,7 @@ def percred_memory(args, style, results):
     memory = {(r["kernel"], r["stack"]): r for r in run.rows("memory.csv")}
     debian, bare = memory[("percred", "debian")], memory[("percred", "bare")]
     # The source in a comment: the kernel's documentation has no results/.
-    return (".. From %s/memory.csv (bench/figures).\n\n" % run.name + paragraph(
+    return (".. From %s/memory.csv (bench/report/figures).\n\n" % run.name + paragraph(
         style, "percred adds %s bytes to every credential: with Debian's LSMs a %s-byte blob "
         "instead of %s, with ``lsm=capability,usercaps`` a %s-byte allocation of its own." % (
             debian["added_blob_bytes"], debian["cred_blob_bytes"],
@@ -706,6 +708,6 @@ def realwork(args, style, results):
                         row["capable_share"], count(number(row["added"])), row["added_share"],
                         row["verdict"]))
     if not said:
-        return paragraph(style, "Real work (`bench/run --mode realwork`): neither the audio user "
+        return paragraph(style, "Real work (`bench/drivers/run --mode realwork`): neither the audio user "
                          "nor the container start against stock in the record %s yet." % source(run))
     return paragraph(style, "Real work %s, `realwork.csv`: %s." % (source(run), "; ".join(said)))

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""bench/function_colours.py - the colour of a kernel function in the
+"""bench/report/function_colours.py - the colour of a kernel function in the
 per-function plots (profile-kill), by its name: the same in every run and
 on every kernel, whatever its rank, and from hues that none of the kernels'
-colours (bench/gnuplot/palette.gp: stock and commoncap grey, naive orange,
+colours (bench/report/gnuplot/palette.gp: stock and commoncap grey, naive orange,
 cached blue, percred green) uses.
 
-Usage: bench/function_colours.py FUNCTION...
+Usage: bench/report/function_colours.py FUNCTION...
 Prints one #rrggbb a line, FUNCTION's, in the order given. "other", the
 rest of a check, is white.
 """
@@ -47,7 +47,7 @@ def colour(function):
 
 def main(argv):
     if not argv:
-        print("bench/function_colours.py: no function named (see --help)", file=sys.stderr)
+        print("bench/report/function_colours.py: no function named (see --help)", file=sys.stderr)
         return 1
     if argv[0] in ("-h", "--help"):
         print(__doc__.strip())

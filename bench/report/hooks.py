@@ -1,4 +1,4 @@
-"""hooks - bench/summarize's part for the LSM hooks besides the checks:
+"""hooks - bench/report/summarize's part for the LSM hooks besides the checks:
 what a kernel adds, exactly, in each call of another hook (hooks.csv), and
 each time a credential is made or freed (credops.csv).
 

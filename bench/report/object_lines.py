@@ -1,4 +1,4 @@
-"""bench/object_lines.py - source lines of a function of a kernel built
+"""bench/report/object_lines.py - source lines of a function of a kernel built
 without debug info (CONFIG_DEBUG_INFO_NONE), the booted kernel unchanged:
 the function's object file compiled again with -g -gdwarf-5 by the build's
 own command (the .o.cmd kbuild saves beside each object) and objtool's
@@ -14,7 +14,7 @@ stamp changed: the build's object, its source file, the command. The
 bytes compared are all but the fields the object's relocations fill in
 at link time (addresses; the instructions around them are compared).
 
-As a module (bench/annotate): Twin(build).lines(name, address, size,
+As a module (bench/report/annotate): Twin(build).lines(name, address, size,
 vmlinux, addresses) -> {address: addr2line -i's innermost file:line}, or
 Refused with what differs."""
 import hashlib

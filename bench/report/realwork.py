@@ -1,4 +1,4 @@
-"""realwork - bench/summarize's part for the realwork boots: what share of
+"""realwork - bench/report/summarize's part for the realwork boots: what share of
 a real workload capability checking is, and what usercaps adds to it.
 
 Each realwork boot (raw/realwork-run<N>-<kernel>/, bench/guest/realwork)
@@ -191,7 +191,7 @@ def checks_cell(counted):
 
 
 def markdown(table_rows, counted, table):
-    """summary.md's realwork section (TABLE: bench/summarize's markdown
+    """summary.md's realwork section (TABLE: bench/report/summarize's markdown
     table)."""
     if not table_rows:
         return []

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""bench/unpacked.py PATH DEST - a results/ directory with its packed
-files unpacked: PATH's loose files and its packed.tar.xz (bench/pack)
+"""bench/report/unpacked.py PATH DEST - a results/ directory with its packed
+files unpacked: PATH's loose files and its packed.tar.xz (bench/drivers/pack)
 unpacked into DEST, which must not exist.
 
 A run directory keeps its meta, summaries and per-check tables loose and
@@ -9,8 +9,8 @@ keeps ab.md, meta and its README loose and its runs, A/ and B/, packed.
 PATH may lie inside a packed file: results/ab/<id>/A is the A/ packed in
 results/ab/<id>/packed.tar.xz, itself a run directory with its own.
 
-As a module (bench/summarize, bench/kernels, bench/ab-table,
-bench/ab-profile): path(PATH) is where PATH's files are all loose, PATH
+As a module (bench/report/summarize, bench/report/kernels, bench/report/ab-table,
+bench/report/ab-profile): path(PATH) is where PATH's files are all loose, PATH
 itself when nothing of it is packed, else a temporary copy, removed when
 the program ends."""
 import atexit
@@ -63,7 +63,7 @@ def main():
         return 0 if len(sys.argv) == 2 else 2
     source = path(sys.argv[1])
     if not os.path.isdir(source):
-        print(f"bench/unpacked.py: no directory {sys.argv[1]}, loose or packed", file=sys.stderr)
+        print(f"bench/report/unpacked.py: no directory {sys.argv[1]}, loose or packed", file=sys.stderr)
         return 1
     unpack(source, sys.argv[2])
     return 0

@@ -1,6 +1,6 @@
-# bench/gnuplot/capable-count.gp - the capable() checks of a realistic
+# bench/report/gnuplot/capable-count.gp - the capable() checks of a realistic
 # unprivileged run, by capability, from bench/guest/perf's bpftrace counts
-# (run by bench/plot, which sets: dir, outname, count: a capable-count.dat,
+# (run by bench/report/plot, which sets: dir, outname, count: a capable-count.dat,
 # "config workload capname count" rows, and what).
 load dir . 'palette.gp'
 

@@ -1,6 +1,6 @@
-# bench/gnuplot/cases.gp - what each kernel adds to a capable workload, by case:
+# bench/report/gnuplot/cases.gp - what each kernel adds to a capable workload, by case:
 # one panel per workload, a group of bars per case, a bar per kernel, its
-# value written on it (run by bench/plot, which sets: dir, data, outname,
+# value written on it (run by bench/report/plot, which sets: dir, data, outname,
 # what, heading, whiskers, notes, noise, ylabel, scale, panels,
 # panel_titles, drawn_kernels, failed).
 #

@@ -1,5 +1,5 @@
-# bench/gnuplot/groups.gp - kill's instructions per call against the number of
-# supplementary groups (run by bench/plot, which sets: dir, outname, csv,
+# bench/report/gnuplot/groups.gp - kill's instructions per call against the number of
+# supplementary groups (run by bench/report/plot, which sets: dir, outname, csv,
 # what, configs, references: "CONFIG MEDIAN ...", the reference kernel's
 # plain runs of kill, which read no groups, as horizontal lines).
 set datafile separator ','

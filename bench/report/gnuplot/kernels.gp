@@ -1,8 +1,8 @@
-# bench/gnuplot/kernels.gp - how the instructions added per capability check
+# bench/report/gnuplot/kernels.gp - how the instructions added per capability check
 # change from one kernel to the other: a panel per workload (or workload
 # and capability), a bar per configuration in its colour, its change
 # written on it; a row that is not exact has no bar, "not exact" in its
-# place (run by bench/kernels, which sets: dir, data, outname, heading,
+# place (run by bench/report/kernels, which sets: dir, data, outname, heading,
 # ylabel, panels, configs, failed).
 #
 #   data     "PANEL CONFIG CHANGE EXACT LABEL" rows, EXACT 1 or 0

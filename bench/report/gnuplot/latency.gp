@@ -1,5 +1,5 @@
-# bench/gnuplot/latency.gp - per-call latency percentiles of each workload (run by
-# bench/plot, which sets: dir, outname, csv (a cdf.csv), what, configs,
+# bench/report/gnuplot/latency.gp - per-call latency percentiles of each workload (run by
+# bench/report/plot, which sets: dir, outname, csv (a cdf.csv), what, configs,
 # workloads, failed).
 #
 # x: the quantile as "nines", -log10(1 - q), so that p50, p90, p99, p99.9

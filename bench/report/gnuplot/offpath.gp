@@ -1,6 +1,6 @@
-# bench/gnuplot/offpath.gp - what usercaps costs off the capable() path: each
+# bench/report/gnuplot/offpath.gp - what usercaps costs off the capable() path: each
 # credential churn workload and the boot, as % above commoncap on the same
-# LSM stack (run by bench/plot, which sets: dir, outname, csv, mode, what,
+# LSM stack (run by bench/report/plot, which sets: dir, outname, csv, mode, what,
 # series: "CONFIG@STACK ...", workloads, noise: the noise floor in %, or
 # '' when the run has no workload to measure it by).
 set datafile separator ','

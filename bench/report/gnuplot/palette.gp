@@ -1,6 +1,6 @@
-# bench/gnuplot/palette.gp - one colour per kernel, the same in every plot, dark
+# bench/report/gnuplot/palette.gp - one colour per kernel, the same in every plot, dark
 # for what is granted and light for what is refused (loaded by the other
-# bench/gnuplot/*.gp).
+# bench/report/gnuplot/*.gp).
 kernels = "stock commoncap naive cached percred"
 array dark[5] = ["#252525", "#7f7f7f", "#ff7f0e", "#1f77b4", "#2ca02c"]
 array light[5] = ["#969696", "#c7c7c7", "#ffbb78", "#aec7e8", "#98df8a"]

@@ -1,10 +1,10 @@
-# bench/gnuplot/profile.gp - instructions of one capability check per
+# bench/report/gnuplot/profile.gp - instructions of one capability check per
 # kernel function, a stacked bar per configuration (capcheck plugin; run by
-# bench/plot, which sets: dir, outname, data: tab-separated blocks, one
+# bench/report/plot, which sets: dir, outname, data: tab-separated blocks, one
 # per panel (index 0, 1...), each a header row "config" + the functions,
 # then a row per configuration, its label and instructions per function;
 # panel1, panel2: the two panels' titles; what; colours: the functions'
-# colours, bench/function_colours.py's, in the order of the columns).
+# colours, bench/report/function_colours.py's, in the order of the columns).
 set datafile separator "\t"
 set datafile commentschars '#'
 set style data histograms

@@ -1,10 +1,10 @@
-# bench/gnuplot/realwork.gp - real work: what share of each workload's
+# bench/report/gnuplot/realwork.gp - real work: what share of each workload's
 # instructions its capability checks are (top), and what usercaps adds
 # to them as a share of the whole workload, with the whole workload's
 # run-to-run noise beside it (bottom); from realwork.csv (run by
-# bench/plot, which sets: dir, outname, csv, what, workloads, configs:
+# bench/report/plot, which sets: dir, outname, csv, what, workloads, configs:
 # the user configurations drawn, as palette.gp names them). realwork.csv's
-# columns by number (bench/realwork.py's COLUMNS): 4 insns, 8 checks,
+# columns by number (bench/report/realwork.py's COLUMNS): 4 insns, 8 checks,
 # 10 capable_share, 14 added_share, 16 noise.
 set datafile separator ','
 set datafile commentschars '#'
