@@ -37,7 +37,7 @@ help:
 	@echo '  make profile  per-function profile of one capable() check in every'
 	@echo '                configuration (plugin), checked against icount;'
 	@echo '                ANNOTATE="cap_capable ..." adds each instruction of these'
-	@echo '                functions, per check (annotate.md, bench/annotate)'
+	@echo '                functions, per check (annotate.md, bench/report/annotate)'
 	@echo '  make patches  export usercaps as a checked format-patch series'
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make deb      Debian packages into $$USERCAPS_CACHE/deb: usercapsctl'
@@ -48,8 +48,8 @@ help:
 	@echo '  KERNEL=6.12 does any of these on linux-source-6.12 (default: 6.1)'
 	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
 	@echo '  TESTS="tests/x.t ..." runs only those suites'
-	@echo '  BENCH_FLAGS="--runs 7 ..." passes options to bench/run'
-	@echo '  AB_FLAGS="--kernels ..." passes options to bench/ab (REV may be WORKTREE)'
+	@echo '  BENCH_FLAGS="--runs 7 ..." passes options to bench/drivers/run'
+	@echo '  AB_FLAGS="--kernels ..." passes options to bench/drivers/ab (REV may be WORKTREE)'
 
 deps:
 	@vm/deps
@@ -80,22 +80,22 @@ test-debug: deps
 
 # QUICK=1: icount only, one boot per kernel configuration (a few minutes),
 # into results/quick/ and plots/quick/: never the record, results/latest;
-# BENCH_FLAGS: more bench/run options (bench/run --help).
+# BENCH_FLAGS: more bench/drivers/run options (bench/drivers/run --help).
 bench: kernel kernel-stock
-	@bench/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
-	@bench/plot $(if $(QUICK),--quick)
+	@bench/drivers/run $(if $(QUICK),--quick) $(BENCH_FLAGS)
+	@bench/report/plot $(if $(QUICK),--quick)
 	@if [ -z "$(QUICK)" ] && [ "$(KERNEL)" != 6.1 ] && [ -e results/latest ]; then $(MAKE) --no-print-directory bench-kernels; fi
 
 # The latest 6.1 and 6.12 runs side by side: results/kernels/, plots/
-# per-check-kernels.*; then the figures that quote them (bench/figures).
+# per-check-kernels.*; then the figures that quote them (bench/report/figures).
 bench-kernels:
-	@bench/kernels results/latest results/linux-6.12/latest
-	@bench/figures
+	@bench/report/kernels results/latest results/linux-6.12/latest
+	@bench/report/figures
 
 # A/B of two revisions (or WORKTREE), each built in its own root under
-# $(USERCAPS_CACHE)/ab/; bench/ab builds the stock reference if missing.
+# $(USERCAPS_CACHE)/ab/; bench/drivers/ab builds the stock reference if missing.
 bench-ab: deps
-	@bench/ab $(AB_FLAGS) -- '$(A)' '$(B)'
+	@bench/drivers/ab $(AB_FLAGS) -- '$(A)' '$(B)'
 # The QEMU plugin that profiles each capability check (bench/plugin/),
 # built with the header of Debian's qemu source package, fetched into the
 # cache.
@@ -104,11 +104,11 @@ plugin: deps
 
 # Every kernel configuration and case once with the plugin, and once in
 # icount mode (QUICK's short repeats) for the per-check figures its totals
-# must match; bench/run fails when they do not. A quick run: results/quick/.
+# must match; bench/drivers/run fails when they do not. A quick run: results/quick/.
 # ANNOTATE: kernel functions whose instructions are counted one by one.
 profile: plugin kernel kernel-stock
-	@bench/run --quick --mode icount,profile $(if $(ANNOTATE),--annotate '$(ANNOTATE)') $(BENCH_FLAGS)
-	@bench/plot --quick
+	@bench/drivers/run --quick --mode icount,profile $(if $(ANNOTATE),--annotate '$(ANNOTATE)') $(BENCH_FLAGS)
+	@bench/report/plot --quick
 
 patches:
 	@vm/export-series

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # tests/ab-lib.sh - for the bench-ab*.t scripts (sourced after lib.sh,
-# with $tmp set): a repository of the working tree's files that bench/ab
+# with $tmp set): a repository of the working tree's files that bench/drivers/ab
 # reads, committed, so that the copy can be made dirty and its history
-# grown at will; g, git in it; ab, its bench/ab; ab_roots, where that
+# grown at will; g, git in it; ab, its bench/drivers/ab; ab_roots, where that
 # puts the kernel roots and the cache of boots.
 repo=$tmp/repo
 mkdir -p "$repo"
@@ -18,10 +18,10 @@ export USERCAPS_CACHE=$tmp/cache
 # No kernel is built here: a refusal that let a run through fails at once.
 export LINUX_TARBALL=$tmp/no-tarball
 
-# ab ARGS... - the copy's bench/ab: output in $out, status in $rc.
+# ab ARGS... - the copy's bench/drivers/ab: output in $out, status in $rc.
 ab() {
 	rc=0
-	out=$(timeout 60 "$repo/bench/ab" "$@" 2>&1) || rc=$?
+	out=$(timeout 60 "$repo/bench/drivers/ab" "$@" 2>&1) || rc=$?
 }
 # The kernel under test's A/B roots: 6.1's at the cache's top level,
 # another kernel's beside its own tree.

@@ -1,11 +1,11 @@
 #!/bin/bash
-# bench/annotate, no kernel needed: a loop of known trip count, assembled
+# bench/report/annotate, no kernel needed: a loop of known trip count, assembled
 # by gcc -g into a stand-in vmlinux (one instruction per source line, so
 # each line's executions are known), and capcheck plugin logs made up
 # from the trip count: the listing joins each instruction's address, line,
 # disassembly and executions per check; the table by line aligns two
 # builds; a log of another build, records that do not add up and a
-# vmlinux without debug info are said; bench/ab-annotate on two made-up
+# vmlinux without debug info are said; bench/report/ab-annotate on two made-up
 # runs.
 # shellcheck disable=SC2016 # the backquotes are markdown's
 set -eu
@@ -74,8 +74,8 @@ made_up_log "$tmp/a" loop/n10 4 10
 made_up_log "$tmp/b" loop/n10 4 10
 
 rc=0
-out=$(bench/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/annotate reads a log and its vmlinux"
+out=$(bench/report/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/annotate reads a log and its vmlinux"
 is "$(table_row "$out" 0x0)" 'loop.S:5 | `xor %eax,%eax` | 1.000' \
 	"the first instruction: offset, line, disassembly, once per check"
 add=$(printf '%s\n' "$out" | awk -F' [|] ' '$3 ~ /^`add/ { print $1 }' | tr -d '| ')
@@ -90,12 +90,12 @@ contains "$out" "innermost frame" "the listing says which frame of an inlined li
 mkdir -p "$tmp/build"
 cp "$tmp/a/vmlinux" "$tmp/build/"
 echo "include $tmp/a/Makefile" >"$tmp/build/Makefile"
-out=$(bench/annotate "$tmp/a/capcheck.log" "$tmp/build/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/a/capcheck.log" "$tmp/build/vmlinux" 2>&1) || rc=$?
 is "$(table_row "$out" loop.S:11)" '10.000' "source lines relative to the tree a build directory's Makefile includes"
 
 # Two builds: B's loop adds an instruction on line 9.
-out=$(bench/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" "$tmp/b/capcheck.log" "$tmp/b/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/annotate compares two builds"
+out=$(bench/report/annotate "$tmp/a/capcheck.log" "$tmp/a/vmlinux" "$tmp/b/capcheck.log" "$tmp/b/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/annotate compares two builds"
 is "$(table_row "$out" loop.S:9)" '10.000 | 20.000 | +10.000' \
 	"by line, aligned across the builds: B's extra loop instruction is 10 more per check"
 is "$(table_row "$out" loop.S:12)" '1.000 | 1.000 | +0.000' "... and the ret, once in both"
@@ -107,13 +107,13 @@ contains "$out" '^\| 0x[0-9a-f]+ \| loop\.S:9 \| `inc %edx` \| 10\.000 \|$' "...
 # The same build twice, another trip count: one listing, side by side.
 cp "$tmp/a/capcheck.log" "$tmp/n10.log"
 made_up_log "$tmp/a" loop/n10 4 20
-out=$(bench/annotate "$tmp/n10.log" "$tmp/a/vmlinux" "$tmp/a/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/n10.log" "$tmp/a/vmlinux" "$tmp/a/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
 is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000 | 20.000 | +10.000' \
 	"the same instructions: one listing with A, B and B - A by offset"
 
 # A log of another build than the vmlinux.
 rc=0
-err=$(bench/annotate "$tmp/b/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
+err=$(bench/report/annotate "$tmp/b/capcheck.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
 ok "$([ "$rc" = 1 ]; echo $?)" "a log of B with A's vmlinux is refused (status $rc)"
 contains "$err" 'sum is at 0x[0-9a-f]+ in the booted kernel, not in .*: not its vmlinux' "... saying where the function was"
 
@@ -126,7 +126,7 @@ base=$(nm "$tmp/a/vmlinux" | awk '$3 == "sum" { print $1 }')
 	printf 'function\tloop/n10\tsum\t36.000\t0.000\t0.000\t1.000\t1.000\t0.000\n'
 } >"$tmp/patched.log"
 rc=0
-out=$(bench/annotate "$tmp/patched.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/patched.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
 is "$rc" 0 "an instruction of text patched at boot is no refusal"
 is "$(table_row "$out" 0x3)" 'loop.S:6 | `(patched at boot: +0x1 into 0x2)` | 1.000' \
 	"... it is listed after the instruction it lies in, with that one's line"
@@ -137,7 +137,7 @@ mkdir -p "$tmp/bad"
 cp "$tmp/a/vmlinux" "$tmp/bad/vmlinux"
 made_up_log "$tmp/bad" loop/n10 4 10 36
 rc=0
-err=$(bench/annotate "$tmp/bad/capcheck.log" "$tmp/bad/vmlinux" 2>&1 >/dev/null) || rc=$?
+err=$(bench/report/annotate "$tmp/bad/capcheck.log" "$tmp/bad/vmlinux" 2>&1 >/dev/null) || rc=$?
 is "$rc" 3 "records that do not add up to the function record: status 3"
 contains "$err" 'add up to 35\.000, the function record says 36\.000' "... and both figures said"
 
@@ -146,7 +146,7 @@ mkdir -p "$tmp/nodebug"
 objcopy --strip-debug "$tmp/a/vmlinux" "$tmp/nodebug/vmlinux"
 cp "$tmp/n10.log" "$tmp/nodebug/capcheck.log"
 rc=0
-out=$(bench/annotate "$tmp/nodebug/capcheck.log" "$tmp/nodebug/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/nodebug/capcheck.log" "$tmp/nodebug/vmlinux" 2>&1) || rc=$?
 is "$rc" 0 "a vmlinux without debug info is annotated"
 is "$(table_row "$out" "$add")" '- | `add %ecx,%eax` | 10.000' "... without source lines"
 contains "$out" 'no \.debug_line.*CONFIG_DEBUG_INFO_DWARF5=y' "... and says what the kernel build needs"
@@ -162,36 +162,36 @@ printf 'cmd_loop.o := gcc -Wp,-MMD,./.loop.o.d -c -o loop.o %s ; true loop.o\n\n
 	"$tmp/src/loop.S" "$tmp/src/loop.S" >"$tmp/kbuild/.loop.o.cmd"
 (cd "$tmp/kbuild" && gcc -c -o loop.o "$tmp/src/loop.S" && ar rcsT vmlinux.a loop.o && ld -e sum -o vmlinux loop.o)
 rc=0
-out=$(bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
 is "$rc" 0 "a kbuild directory's vmlinux without debug info is annotated"
 is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' \
 	"... with the source lines of its object compiled again with -g"
 is "$(table_row "$out" total)" '35.000' "... and the table by line"
 contains "$out" "compiled again with -g in $tmp/kbuild-lines/" "... saying where the twin is"
-# A copy of the vmlinux beside a link to its build (bench/run's snapshot).
+# A copy of the vmlinux beside a link to its build (bench/drivers/run's snapshot).
 mkdir -p "$tmp/copy"
 cp "$tmp/kbuild/vmlinux" "$tmp/kbuild/Makefile" "$tmp/copy/"
 ln -s "$tmp/kbuild" "$tmp/copy/kbuild"
-out=$(bench/annotate "$tmp/n10.log" "$tmp/copy/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/n10.log" "$tmp/copy/vmlinux" 2>&1) || rc=$?
 is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' "... and a copy of it beside a link named kbuild to its build"
 touch -d @0 "$tmp/kbuild-lines/loop.o"
-bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" >/dev/null 2>&1
+bench/report/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" >/dev/null 2>&1
 is "$(stat -c %Y "$tmp/kbuild-lines/loop.o")" 0 "... not compiled again while its object and source are unchanged"
 # The source changed since the build (same size: xor -> sub): the twin's
 # bytes are not the booted ones.
 sed -i 's/xor\t%eax, %eax/sub\t%eax, %eax/' "$tmp/src/loop.S"
 rc=0
-err=$(bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
+err=$(bench/report/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
 ok "$([ "$rc" = 1 ]; echo $?)" "a twin whose bytes are not the vmlinux's is refused (status $rc)"
 contains "$err" 'no source lines from a twin object: sum: not the booted bytes: sum in .*/loop\.o differs at \+0x0 \(0x29, booted 0x31\)' \
 	"... saying where they differ"
 cp "$tmp/a/loop.S" "$tmp/src/"
 rc=0
-out=$(bench/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
+out=$(bench/report/annotate "$tmp/n10.log" "$tmp/kbuild/vmlinux" 2>&1) || rc=$?
 is "$(table_row "$out" "$add")" 'loop.S:9 | `add %ecx,%eax` | 10.000' "... and compiled again once the source is the build's"
 
-# bench/ab-annotate: two runs, percred on each side's build, stock's
-# the same kernel in both; bench/run packed them.
+# bench/report/ab-annotate: two runs, percred on each side's build, stock's
+# the same kernel in both; bench/drivers/run packed them.
 for side in A B; do
 	mkdir -p "$tmp/$side/raw/profile-run1-percred" "$tmp/$side/raw/profile-run1-stock"
 	printf 'kernels=stock percred\nprofile_annotate=sum\n' >"$tmp/$side/meta"
@@ -199,13 +199,13 @@ for side in A B; do
 done
 cp "$tmp/n10.log" "$tmp/A/raw/profile-run1-percred/capcheck.log"
 cp "$tmp/b/capcheck.log" "$tmp/B/raw/profile-run1-percred/capcheck.log"
-bench/pack "$tmp/A"
-bench/pack "$tmp/B"
+bench/drivers/pack "$tmp/A"
+bench/drivers/pack "$tmp/B"
 rc=0
-out=$(bench/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/ab-annotate reads two packed runs"
+out=$(bench/report/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/ab-annotate reads two packed runs"
 is "$(printf '%s\n' "$out" | grep '^### ' | paste -sd' ' -)" \
-	"### stock: instructions per check (bench/annotate) ### percred: instructions per check (bench/annotate)" \
+	"### stock: instructions per check (bench/report/annotate) ### percred: instructions per check (bench/report/annotate)" \
 	"... one section per configuration both booted"
 is "$(printf '%s\n' "$out" | awk '/^### percred/ { p = 1 } p' | grep '^| loop.S:9 |')" \
 	'| loop.S:9 | 10.000 | 20.000 | +10.000 |' "... percred with each side's vmlinux"
@@ -213,17 +213,17 @@ is "$(printf '%s\n' "$out" | awk '/^### stock/ { p = 1 } /^### percred/ { p = 0 
 	'| total | 35.000 | 35.000 | +0.000 |' "... stock with the stock vmlinux on both sides"
 sed -i '/^profile_annotate=/d' "$tmp/B/meta"
 rc=0
-err=$(bench/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
+err=$(bench/report/ab-annotate "$tmp/A" "$tmp/B" "$tmp/a/vmlinux" "$tmp/b/vmlinux" "$tmp/a/vmlinux" 2>&1) || rc=$?
 ok "$([ "$rc" = 1 ]; echo $?)" "a run without --annotate is refused (status $rc)"
 contains "$err" "B ran no --annotate profile" "... by name"
 
 # Bad usage.
 rc=0
-err=$(bench/annotate --functions nosuch "$tmp/n10.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
+err=$(bench/report/annotate --functions nosuch "$tmp/n10.log" "$tmp/a/vmlinux" 2>&1) || rc=$?
 ok "$([ "$rc" != 0 ]; echo $?)" "a function the log has no counts of is refused"
 contains "$err" 'not booted with annotate= of nosuch' "... by name"
 rc=0
-err=$(bench/annotate "$tmp/n10.log" 2>&1) || rc=$?
+err=$(bench/report/annotate "$tmp/n10.log" 2>&1) || rc=$?
 is "$rc" 2 "a log without its vmlinux: usage error"
 
 plan "$tap_count"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/summarize's credential operations, no kernel needed: the churn
+# bench/report/summarize's credential operations, no kernel needed: the churn
 # workloads' plugin sessions of a made-up run, their hook windows of
 # security_prepare_creds and security_cred_free turned into credops.csv
 # (calls per iteration, instructions over stock's same operation, on
@@ -72,8 +72,8 @@ BIRTH="percred: the credential operations' instructions added per fork-exec <= 1
 
 made_up_run base 151.500:150 210
 rc=0
-out=$(bench/summarize "$tmp/base" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the churn workloads' sessions"
+out=$(bench/report/summarize "$tmp/base" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/summarize reads the churn workloads' sessions"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 is "$(row base fork-exec security_prepare_creds percred-grant)" "2.000 210 stock-allowed 150 60 210 60 300000.0" \
 	"credops.csv: a credential prepared, 2 an iteration, 60 over stock's, on average and in the fastest call"
@@ -100,7 +100,7 @@ contains "$md" "^- $BIRTH.*: met \\(fork-exec/percred-grant \\+190 of 300000 \\(
 	"summary.md: the goal and its figures"
 
 made_up_run zero 151:151 210
-bench/summarize "$tmp/zero" >/dev/null 2>&1 || true
+bench/report/summarize "$tmp/zero" >/dev/null 2>&1 || true
 is "$(goal zero "$ZERO")" "missed security_prepare_creds/commoncap-allowed 1 1" \
 	"one instruction more in commoncap's prepare misses the goal of 0 by 1"
 ok "$(! grep -q "^- $ZERO.*Why:" "$tmp/zero/summary.md"; echo $?)" "... and gives no reason of its own"
@@ -123,21 +123,21 @@ sed -i 's/^workloads=$/workloads=kill/' "$tmp/slot/meta"
 kill_session "$tmp/slot" stock stock-allowed 118 307
 kill_session "$tmp/slot" commoncap commoncap-allowed 119 308
 rc=0
-out=$(bench/summarize "$tmp/slot" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/slot" 2>&1) || rc=$?
 is "$rc" 0 "kill's whole calls 2 above stock's, its check 1 and security_task_kill 1, pass"
 contains "$(cat "$tmp/slot/summary.md")" "^- $ZERO.*\*\*missed\*\* by 1 .*Why: every other LSM hook call adds the same in commoncap-allowed \(hooks\.csv: 1\)" \
 	"a miss of 1 where every other hook call adds 1 says why: each hook's slot per LSM"
 
 # 2 x (1600 + 35) = 3270 of 300000: 1.090 %.
 made_up_run birth 150 1750
-bench/summarize "$tmp/birth" >/dev/null 2>&1 || true
+bench/report/summarize "$tmp/birth" >/dev/null 2>&1 || true
 is "$(goal birth "$BIRTH")" "missed fork-exec/percred-grant 1.090 0.090" \
 	"percred adding 3270 of 300000 a fork-exec misses <= 1 % by 0.090"
 
 made_up_run lost 150 210
 session "$tmp/lost" percred fork-exec percred-grant 210 95 1
 rc=0
-out=$(bench/summarize "$tmp/lost" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/lost" 2>&1) || rc=$?
 is "$rc" 3 "a churn session with a hook window dropped fails the summary (status 3)"
 contains "$out" 'fork-exec percred-grant: hook_unclosed 1' "... and says which counter"
 
@@ -148,7 +148,7 @@ session "$tmp/slept" percred fork-exec percred-grant 210 95 1
 sed -i '/^session\tfork-exec\/percred-grant/s/^\(\([^\t]*\t\)\{15\}\)0/\13/' \
 	"$tmp/slept/raw/profile-run1-percred/capcheck.log"
 rc=0
-bench/summarize "$tmp/slept" >/dev/null 2>&1 || rc=$?
+bench/report/summarize "$tmp/slept" >/dev/null 2>&1 || rc=$?
 is "$rc" 0 "a hook window dropped in a session with 3 interrupts passes"
 
 plan "$tap_count"

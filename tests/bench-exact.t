@@ -4,7 +4,7 @@
 # churn: tests/plugin.t boots that) give the same exact.csv and the same goals,
 # verdicts and margins; every check's figure is a whole number; and the
 # sessions run again with timer interrupts count exactly what the plain
-# ones did (bench/capcheck_tables.py fails a run otherwise).
+# ones did (bench/report/capcheck_tables.py fails a run otherwise).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 for n in 1 2; do
 	rc=0
-	out=$(bench/run --mode profile --kernels "commoncap percred" --workloads "kill ioprio" \
+	out=$(bench/drivers/run --mode profile --kernels "commoncap percred" --workloads "kill ioprio" \
 		--churn "" --profile-calls 500 --results "$tmp/run$n" 2>&1 </dev/null) || rc=$?
 	is "$rc" 0 "profile run $n of this build succeeds, its cross-check and injected interrupts exact"
 	[ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'

@@ -1,6 +1,6 @@
 #!/bin/bash
-# bench/summarize's goals, no kernel needed: decided on the capcheck
-# plugin's exact instructions per capability check (bench/exact.py), on a
+# bench/report/summarize's goals, no kernel needed: decided on the capcheck
+# plugin's exact instructions per capability check (bench/report/exact.py), on a
 # made-up run whose every figure is chosen, so that a reference, a slot's
 # capability or a verdict computed wrong shows here and not in a committed
 # summary.
@@ -60,8 +60,8 @@ session percred ioprio percred-grant 47 128
 session percred ioprio percred-deny 47 47
 
 rc=0
-out=$(bench/summarize "$run_dir" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the made-up run"
+out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/summarize reads the made-up run"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 # row WORKLOAD CAPABILITY CONFIG - exact.csv's case, reference, added.
 row() {
@@ -104,7 +104,7 @@ contains "$md" '^\| percred-grant \| 2 \(deny\) \| 10 \| 22 \|' \
 
 # The reasons were read off the 6.1 build: another kernel's run does not get them.
 sed -i 's/^kernel_release=.*/kernel_release=6.12.0-test/' "$run_dir/meta"
-bench/summarize "$run_dir" >/dev/null 2>&1 || true
+bench/report/summarize "$run_dir" >/dev/null 2>&1 || true
 md612=$(cat "$run_dir/summary.md")
 contains "$md612" '^- percred grant <= 10: .*\. Why: not analysed on 6\.12\.0-test' \
 	"on 6.12 a missed goal says its reasons were not analysed there"
@@ -112,7 +112,7 @@ ok "$(! grep -q 'inline in cap_capable' <<<"$md612"; echo $?)" "... and gives no
 
 # Without profile boots icount decides nothing.
 rm -r "$run_dir"/raw/profile-run1-* "$run_dir/exact.csv" "$run_dir/goals.csv"
-bench/summarize "$run_dir" >/dev/null 2>&1 || true
+bench/report/summarize "$run_dir" >/dev/null 2>&1 || true
 contains "$(cat "$run_dir/summary.md")" 'No exact figures: .* icount alone decides no goal' \
 	"a run without profile boots has no verdicts"
 ok "$([ ! -e "$run_dir/goals.csv" ]; echo $?)" "... and no goals.csv"

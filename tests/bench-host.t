@@ -1,7 +1,7 @@
 #!/bin/bash
 # The benchmark's host side, no kernel needed: capbench's workload list and
-# its refusals, bench/run's option checks, and bench/summarize and
-# bench/plot on a made-up run whose every figure is known, so that a ratio,
+# its refusals, bench/drivers/run's option checks, and bench/report/summarize and
+# bench/report/plot on a made-up run whose every figure is known, so that a ratio,
 # a variant, the credential blob, the boot rows or a goal computed wrong
 # shows here and not in a committed summary.
 set -eu
@@ -14,7 +14,7 @@ cd "$repo_dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# capbench and exit0, built as bench/run builds them.
+# capbench and exit0, built as bench/drivers/run builds them.
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Werror -o "$tmp/capbench" bench/guest/programs/capbench.c ||
 	bail_out "capbench does not build"
 gcc -O2 -static -nostdlib -Wall -Wextra -Werror -o "$tmp/exit0" bench/guest/programs/exit0.c ||
@@ -55,24 +55,24 @@ else
 	ok 0 "setresuid flips between two uids # SKIP needs root to start with two uids"
 fi
 
-# bench/run refuses bad options before it boots anything.
+# bench/drivers/run refuses bad options before it boots anything.
 rc=0
-out=$(bench/run --mode nonsense 2>&1) || rc=$?
-is "$rc" 1 "bench/run --mode nonsense fails"
+out=$(bench/drivers/run --mode nonsense 2>&1) || rc=$?
+is "$rc" 1 "bench/drivers/run --mode nonsense fails"
 contains "$out" "--mode takes icount, wall, perf, profile, boot, realwork or all" "... and lists the modes"
 rc=0
-out=$(bench/run --mode realwork --realwork "audio mp3" 2>&1) || rc=$?
-is "$rc" 1 "bench/run --realwork with an unknown workload fails"
+out=$(bench/drivers/run --mode realwork --realwork "audio mp3" 2>&1) || rc=$?
+is "$rc" 1 "bench/drivers/run --realwork with an unknown workload fails"
 contains "$out" "unknown workload 'mp3' \(known: audio container netadmin login build\)" "... and lists the workloads"
 rc=0
-out=$(bench/run --realwork-repeat 0 2>&1) || rc=$?
-contains "$out" "--realwork-repeat takes a number, not '0'" "bench/run refuses --realwork-repeat 0"
+out=$(bench/drivers/run --realwork-repeat 0 2>&1) || rc=$?
+contains "$out" "--realwork-repeat takes a number, not '0'" "bench/drivers/run refuses --realwork-repeat 0"
 rc=0
-out=$(bench/run --kernels "percred selinux" 2>&1) || rc=$?
-contains "$out" "unknown kernel configuration 'selinux'" "bench/run refuses an unknown kernel"
+out=$(bench/drivers/run --kernels "percred selinux" 2>&1) || rc=$?
+contains "$out" "unknown kernel configuration 'selinux'" "bench/drivers/run refuses an unknown kernel"
 rc=0
-out=$(bench/run --boots 0 2>&1) || rc=$?
-contains "$out" "--boots takes a number" "bench/run refuses --boots 0"
+out=$(bench/drivers/run --boots 0 2>&1) || rc=$?
+contains "$out" "--boots takes a number" "bench/drivers/run refuses --boots 0"
 
 # A made-up run: every number below is chosen, so every result is known.
 run_dir=$tmp/results/20260101-000000-test
@@ -131,8 +131,8 @@ echo "[    0.4] initcall usercaps_init_securityfs+0x0/0x144 returned 0 after 140
 	>"$run_dir/raw/boot-run1-percred/dmesg.log"
 
 rc=0
-out=$(bench/summarize "$run_dir" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the made-up run"
+out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/summarize reads the made-up run"
 csv=$run_dir/summary.csv
 # row WORKLOAD CONFIG VARIANT - the csv row's median, ratio, overhead.
 row() {
@@ -164,8 +164,8 @@ if command -v gnuplot >/dev/null; then
 	mkdir -p "$tmp/plots"
 	touch "$tmp/plots/latency-wall.png"
 	rc=0
-	out=$(bench/plot --run "$run_dir" --out "$tmp/plots" 2>&1) || rc=$?
-	is "$rc" 0 "bench/plot draws the made-up run"
+	out=$(bench/report/plot --run "$run_dir" --out "$tmp/plots" 2>&1) || rc=$?
+	is "$rc" 0 "bench/report/plot draws the made-up run"
 	is "$(ls "$tmp/plots" | paste -sd' ' -)" \
 		"offpath-icount.png offpath-icount.svg per-check-icount.png per-check-icount.svg" \
 		"... per-check-icount and offpath-icount, as PNG and SVG, and nothing else"
@@ -176,30 +176,30 @@ if command -v gnuplot >/dev/null; then
 	contains "$svg" 'against commoncap \(usercaps built in but not in lsm=' \
 		"... against commoncap when the run has no stock kernel"
 else
-	ok 1 "bench/plot: gnuplot is missing (make deps installs it)"
+	ok 1 "bench/report/plot: gnuplot is missing (make deps installs it)"
 fi
 
-# Packed (bench/pack): the summaries and per-check tables loose, the rest
-# in one archive, from which bench/summarize writes the same summary.
-bench/pack "$run_dir"
+# Packed (bench/drivers/pack): the summaries and per-check tables loose, the rest
+# in one archive, from which bench/report/summarize writes the same summary.
+bench/drivers/pack "$run_dir"
 is "$(ls "$run_dir" | paste -sd' ' -)" "checks.csv meta packed.tar.xz summary.csv summary.md" \
-	"bench/pack keeps a run's meta, summaries and checks.csv loose, the rest in packed.tar.xz"
+	"bench/drivers/pack keeps a run's meta, summaries and checks.csv loose, the rest in packed.tar.xz"
 cp "$run_dir/summary.md" "$tmp/summary.md.before"
 rc=0
-out=$(bench/summarize "$run_dir" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the packed run"
+out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/summarize reads the packed run"
 ok "$(cmp -s "$tmp/summary.md.before" "$run_dir/summary.md"; echo $?)" "... and writes the same summary.md"
-bench/pack "$run_dir"
+bench/drivers/pack "$run_dir"
 is "$(ls "$run_dir" | paste -sd' ' -)" "checks.csv meta packed.tar.xz summary.csv summary.md" \
 	"... and what it writes again packs again"
-# What bench/summarize writes again is newer than what was packed.
+# What bench/report/summarize writes again is newer than what was packed.
 echo "# written again" >"$run_dir/memory.csv"
-bench/pack "$run_dir"
-bench/unpacked.py "$run_dir" "$tmp/repacked"
+bench/drivers/pack "$run_dir"
+bench/report/unpacked.py "$run_dir" "$tmp/repacked"
 is "$(cat "$tmp/repacked/memory.csv")" "# written again" "... the loose file replacing the packed one"
 rm -rf "$tmp/repacked"
-bench/summarize "$run_dir" >/dev/null
-bench/pack "$run_dir"
+bench/report/summarize "$run_dir" >/dev/null
+bench/drivers/pack "$run_dir"
 
 # A quick run never replaces the record, nor does a run that did not
 # complete: in a copy of the harness, the made-up run above is the record
@@ -218,12 +218,12 @@ made_up_quick() {
 	shift
 	made_up_meta "$quick_dir" workloads=kill quick=1 "$@"
 	sed -i "s/^run_id=.*/run_id=$(basename "$quick_dir")/" "$quick_dir/meta"
-	bench/unpacked.py "$full" "$tmp/full-unpacked"
+	bench/report/unpacked.py "$full" "$tmp/full-unpacked"
 	mkdir -p "$quick_dir/raw"
 	cp -r "$tmp/full-unpacked/raw/icount-run1-commoncap" "$tmp/full-unpacked/raw/icount-run1-percred" "$quick_dir/raw/"
 	rm -rf "$tmp/full-unpacked" "$quick_dir"/raw/*/churn.dat
-	"$repo/bench/summarize" "$quick_dir" >/dev/null
-	"$repo/bench/pack" "$quick_dir"
+	"$repo/bench/report/summarize" "$quick_dir" >/dev/null
+	"$repo/bench/drivers/pack" "$quick_dir"
 }
 # record - every file of the record, with its checksum.
 record() {
@@ -231,32 +231,32 @@ record() {
 		! -path 'plots/quick*' | LC_ALL=C sort | xargs sha256sum)
 }
 rc=0
-out=$("$repo/bench/publish" "$full" 2>&1) || rc=$?
-is "$rc:$(readlink "$repo/results/latest")" "0:$(basename "$run_dir")" "bench/publish makes a complete full run results/latest"
+out=$("$repo/bench/drivers/publish" "$full" 2>&1) || rc=$?
+is "$rc:$(readlink "$repo/results/latest")" "0:$(basename "$run_dir")" "bench/drivers/publish makes a complete full run results/latest"
 ok "$(cmp -s "$full/summary.md" "$repo/results/summary.md"; echo $?)" "... and copies its summary.md to results/"
 if command -v gnuplot >/dev/null; then
-	"$repo/bench/plot" >/dev/null
+	"$repo/bench/report/plot" >/dev/null
 	before=$(record)
 	contains "$before" 'plots/per-check-icount.svg' "the record: its plots drawn into plots/"
 	made_up_quick 20260102-000000-quick
 	rc=0
-	out=$("$repo/bench/publish" "$repo/results/quick/20260102-000000-quick" 2>&1) || rc=$?
+	out=$("$repo/bench/drivers/publish" "$repo/results/quick/20260102-000000-quick" 2>&1) || rc=$?
 	is "$rc:$(readlink "$repo/results/quick/latest")" "0:20260102-000000-quick" \
 		"a quick run is published as results/quick/latest"
 	rc=0
-	out=$("$repo/bench/plot" --quick 2>&1) || rc=$?
-	is "$rc" 0 "bench/plot --quick draws it"
+	out=$("$repo/bench/report/plot" --quick 2>&1) || rc=$?
+	is "$rc" 0 "bench/report/plot --quick draws it"
 	is "$(ls "$repo/plots/quick" | paste -sd' ' -)" "per-check-icount.png per-check-icount.svg" "... into plots/quick/"
 	contains "$(cat "$repo/plots/quick/per-check-icount.svg")" 'run 20260102-000000-quick, QUICK RUN' \
 		"... titled as a quick run"
 	is "$(record)" "$before" "... and the record's latest, summary and plots are byte-identical"
 	rc=0
-	out=$("$repo/bench/plot" --run "$repo/results/quick/latest" --out "$repo/plots" 2>&1) || rc=$?
-	is "$rc" 1 "bench/plot refuses to draw a quick run where the full run's plots are"
+	out=$("$repo/bench/report/plot" --run "$repo/results/quick/latest" --out "$repo/plots" 2>&1) || rc=$?
+	is "$rc" 1 "bench/report/plot refuses to draw a quick run where the full run's plots are"
 	contains "$out" "plots/per-check-icount.svg is a full run's" "... and says whose they are"
 	is "$(record)" "$before" "... and leaves them byte-identical"
 	rc=0
-	out=$("$repo/bench/plot" --run "$full" --out "$repo/plots/quick" 2>&1) || rc=$?
+	out=$("$repo/bench/report/plot" --run "$full" --out "$repo/plots/quick" 2>&1) || rc=$?
 	is "$rc" 1 "... nor a full run's where a quick run's are"
 	ok "$(grep -q 'QUICK RUN' "$repo/plots/quick/per-check-icount.svg"; echo $?)" "... and leaves those"
 	# A failed quick run: not published, and its plots say FAILED.
@@ -264,11 +264,11 @@ if command -v gnuplot >/dev/null; then
 	sed -i 's/^status=.*/status=failed at step 2\/3 (icount-run1-percred): timeout after 900s/' \
 		"$repo/results/quick/20260103-000000-failed/meta"
 	rc=0
-	out=$("$repo/bench/publish" "$repo/results/quick/20260103-000000-failed" 2>&1) || rc=$?
+	out=$("$repo/bench/drivers/publish" "$repo/results/quick/20260103-000000-failed" 2>&1) || rc=$?
 	is "$rc:$(readlink "$repo/results/quick/latest")" "1:20260102-000000-quick" \
-		"bench/publish refuses a failed run: latest stays"
+		"bench/drivers/publish refuses a failed run: latest stays"
 	contains "$out" "status is 'failed at step 2/3 .*', not complete" "... and says why"
-	"$repo/bench/plot" --run "$repo/results/quick/20260103-000000-failed" >/dev/null
+	"$repo/bench/report/plot" --run "$repo/results/quick/20260103-000000-failed" >/dev/null
 	contains "$(cat "$repo/plots/quick/per-check-icount.svg")" "FAILED RUN: status 'failed at step 2/3" \
 		"a failed run's plots carry FAILED and its status in the title"
 	is "$(record)" "$before" "the record is byte-identical after all of it"
@@ -277,11 +277,11 @@ else
 fi
 made_up_meta "$tmp/quick-outside/20260104-000000-quick" quick=1
 rc=0
-out=$("$repo/bench/publish" "$tmp/quick-outside/20260104-000000-quick" 2>&1) || rc=$?
-is "$rc:$(ls "$tmp/quick-outside")" "1:20260104-000000-quick" "bench/publish refuses a quick run outside a quick/ directory"
+out=$("$repo/bench/drivers/publish" "$tmp/quick-outside/20260104-000000-quick" 2>&1) || rc=$?
+is "$rc:$(ls "$tmp/quick-outside")" "1:20260104-000000-quick" "bench/drivers/publish refuses a quick run outside a quick/ directory"
 rc=0
 sed -i 's/^status=.*/status=complete, profile cross-check failed/' "$full/meta"
-out=$("$repo/bench/publish" "$full" 2>&1) || rc=$?
+out=$("$repo/bench/drivers/publish" "$full" 2>&1) || rc=$?
 is "$rc" 1 "... and a full run whose profile cross-check failed"
 
 plan "$tap_count"

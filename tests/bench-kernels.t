@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/kernels, no kernel needed: two made-up bench/run directories, one
+# bench/report/kernels, no kernel needed: two made-up bench/drivers/run directories, one
 # on 6.1 and one on 6.12, whose every figure is chosen, so that a
 # difference taken the wrong way round, a row of one run only, a wall-clock
 # figure among icount's or a missing plot shows here; and its refusals.
@@ -23,7 +23,7 @@ made_up_run() {
 		echo workload,config,kernel,case,reference,checks_per_call,added_ns_per_call,added_per_check,added_per_check_min,added_per_check_max,repeat_spread_per_check,boots
 	} >"$dir/checks.csv"
 	{
-		echo "# bench/run (made up)"
+		echo "# bench/drivers/run (made up)"
 		echo workload,config,mode,accel,runs,samples,ns_per_op_min,ns_per_op_median,ns_per_op_max,spread_pct,reference,ratio,overhead_ns,variant,ratio_min,ratio_max
 	} >"$dir/summary.csv"
 	{
@@ -88,14 +88,14 @@ echo kill,stock-denied,stock,denied,1000,1000,1,40,12,8 >>"$new/profile.csv"
 functions "$old" security_capable 54 apparmor_capable 38 cap_capable 14 __x86_indirect_thunk_array 9 bpf_lsm_capable 3
 functions "$new" security_capable 44 apparmor_capable 38 cap_capable 14
 
-# kernels ARGS... - bench/kernels ARGS into $tmp/out: output in $out,
+# kernels ARGS... - bench/report/kernels ARGS into $tmp/out: output in $out,
 # status in $rc.
 kernels() {
 	rc=0
-	out=$(bench/kernels --out-results "$tmp/out" --out-plots "$tmp/out" "$@" 2>&1) || rc=$?
+	out=$(bench/report/kernels --out-results "$tmp/out" --out-plots "$tmp/out" "$@" 2>&1) || rc=$?
 }
 kernels "$old" "$new"
-is "$rc" 0 "bench/kernels compares a 6.1 run with a 6.12 run"
+is "$rc" 0 "bench/report/kernels compares a 6.1 run with a 6.12 run"
 csv=$tmp/out/per-check.csv
 is "$(grep -v '^#' "$csv" | head -1)" "workload,config,added_per_check_6.1,added_per_check_6.12,difference,exact" \
 	"per-check.csv: the columns carry the kernels' major.minor"
@@ -126,7 +126,7 @@ is "$(table_row "$md" kill stock-allowed | tail -1)" "1140.8 | 1100.3 | -40.5" \
 
 for file in per-check-kernels.png per-check-kernels.svg; do
 	[ -s "$tmp/out/$file" ]
-	ok $? "bench/kernels draws $file"
+	ok $? "bench/report/kernels draws $file"
 done
 svg=$(cat "$tmp/out/per-check-kernels.svg")
 contains "$svg" '>\+0\.500<' "the plot writes each exact row's change on its bar"
@@ -135,14 +135,14 @@ contains "$svg" 'linux 6\.12\.1-usercaps minus 6\.1\.1-usercaps' "... and says w
 contains "$svg" 'commit 1111aaaa.*commit 2222bbbb' "... and which commits"
 ok "$(grep -q '>FAILED<' "$tmp/out/per-check-kernels.svg"; echo $((! $?)))" "... and, both runs complete, no FAILED"
 
-# Packed runs (bench/pack: profile/ in packed.tar.xz) compare the same.
+# Packed runs (bench/drivers/pack: profile/ in packed.tar.xz) compare the same.
 cp "$tmp/out/summary.md" "$tmp/summary.md.loose"
 cp "$tmp/out/per-check.csv" "$tmp/per-check.csv.loose"
-bench/pack "$old"
-bench/pack "$new"
+bench/drivers/pack "$old"
+bench/drivers/pack "$new"
 is "$(ls "$new" | paste -sd' ' -)" "checks.csv meta packed.tar.xz profile.csv summary.csv" "the runs packed"
 kernels "$old" "$new"
-is "$rc" 0 "bench/kernels compares packed runs"
+is "$rc" 0 "bench/report/kernels compares packed runs"
 ok "$(cmp -s "$tmp/summary.md.loose" "$tmp/out/summary.md" && cmp -s "$tmp/per-check.csv.loose" "$csv"; echo $?)" \
 	"... and writes the same summary.md and per-check.csv, kill's stock check by function included"
 
@@ -178,7 +178,7 @@ kernels "$old" "$new"
 is "$rc" 0 "... a run with exact.csv and no checks.csv (the profile mode alone) too"
 rm "$old/exact.csv"
 kernels "$old" "$new"
-is "$rc:$out" "1:bench/kernels: $new: no checks.csv, and the other run has no exact.csv" \
+is "$rc:$out" "1:bench/report/kernels: $new: no checks.csv, and the other run has no exact.csv" \
 	"... but not beside a run without exact.csv"
 mv "$tmp/checks.csv.new" "$new/checks.csv"
 rm "$new/exact.csv"
@@ -189,13 +189,13 @@ is "$rc" 0 "a run without the profile mode is compared too"
 contains "$(cat "$tmp/out/summary.md")" "No profile.csv in 20260102-000000-new \(6.12\)" \
 	"... and summary.md says it has no baseline per check"
 
-# refused WHAT PATTERN ARGS... - bench/kernels ARGS fails (status 1) with
+# refused WHAT PATTERN ARGS... - bench/report/kernels ARGS fails (status 1) with
 # a message matching PATTERN.
 refused() {
 	local what=$1 pattern=$2
 	shift 2
 	kernels "$@"
-	is "$rc" 1 "bench/kernels refuses $what"
+	is "$rc" 1 "bench/report/kernels refuses $what"
 	contains "$out" "$pattern" "... and says why"
 }
 refused "6.12 then 6.1" "first run must be on linux 6.1 and the second on 6.12" "$new" "$old"

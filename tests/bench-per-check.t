@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/summarize's icount cross-check, no kernel needed: instructions
+# bench/report/summarize's icount cross-check, no kernel needed: instructions
 # added per capability check against the kernel built without usercaps
 # (stock), from whole calls (the goals are the exact figures': tests/
 # bench-goals.t), on
@@ -82,8 +82,8 @@ grep -v '^kill stock-denied ' "$run_dir/raw/icount-run1-stock/checks.dat" >>"$ru
 mv "$run_dir/raw/icount-run1-stock/checks.dat.tmp" "$run_dir/raw/icount-run1-stock/checks.dat"
 
 rc=0
-out=$(bench/summarize "$run_dir" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize reads the made-up run with stock boots"
+out=$(bench/report/summarize "$run_dir" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/summarize reads the made-up run with stock boots"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 csv=$run_dir/checks.csv
 # per_check CONFIG WORKLOAD - reference, checks, added per check, min, max.
@@ -107,7 +107,7 @@ contains "$md" 'at least 100 ms of guest time: every one did' "every repeat last
 
 # A repeat shorter than asked is reported.
 echo "kill percred-deny 4 100 80300 803.0" >>"$run_dir/raw/icount-run1-percred/nsop.dat"
-bench/summarize "$run_dir" >/dev/null 2>&1 || true
+bench/report/summarize "$run_dir" >/dev/null 2>&1 || true
 contains "$(cat "$run_dir/summary.md")" '\*\*1 of [0-9]* did not\*\*' "a repeat shorter than --min-time is reported"
 
 plan "$tap_count"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/plot's plots looked at through their SVG, no kernel needed: a
+# bench/report/plot's plots looked at through their SVG, no kernel needed: a
 # made-up run whose numbers are synthetic (301, 302... instructions added,
 # 1001... for stock) and plainly not measured. The per-check plot shows
 # every row of exact.csv, a function has the colour of its name whatever
@@ -10,7 +10,7 @@ set -eu
 cd "$repo_dir"
 
 if ! command -v gnuplot >/dev/null; then
-	ok 1 "bench/plot: gnuplot is missing (make deps installs it)"
+	ok 1 "bench/report/plot: gnuplot is missing (make deps installs it)"
 	plan "$tap_count"
 	exit 1
 fi
@@ -54,11 +54,11 @@ CSV
 	done
 }
 
-# draw RUN - bench/plot RUN into $tmp/plots/RUN: output in $out, status
+# draw RUN - bench/report/plot RUN into $tmp/plots/RUN: output in $out, status
 # in $rc.
 draw() {
 	rc=0
-	out=$(bench/plot --run "$tmp/$1" --out "$tmp/plots/$1" 2>&1) || rc=$?
+	out=$(bench/report/plot --run "$tmp/$1" --out "$tmp/plots/$1" 2>&1) || rc=$?
 }
 
 # titles SVG - each panel's title of SVG, its two lines on one.
@@ -71,7 +71,7 @@ titles() {
 # reference's rows in their panel's title.
 made_up_run "$tmp/first" security_capable 60 cap_capable 30 apparmor_capable 10
 draw first
-is "$rc" 0 "bench/plot draws a run with exact.csv"
+is "$rc" 0 "bench/report/plot draws a run with exact.csv"
 svg=$(cat "$tmp/plots/first/per-check-icount.svg")
 contains "$svg" "exact instructions \(exact.csv\)" "per-check-icount is drawn from exact.csv"
 panel_titles=$(titles "$tmp/plots/first/per-check-icount.svg")
@@ -92,18 +92,18 @@ contains "$panel_titles" '^ioprio, CAP_SYS_ADMIN: .*; refused in allowed, grant$
 contains "$svg" '>≤ 2<' "... and each row's goal by its outcome (ioprio's refused CAP_SYS_ADMIN in percred's grant: ≤ 2)"
 sed -i 's/^\(kill,kill,naive-grant,grant,1,1,1303,stock-allowed,1001,302\),/\1x,/' "$tmp/first/exact.csv"
 draw first
-is "$rc" 1 "bench/plot refuses an exact.csv whose added is not a number"
+is "$rc" 1 "bench/report/plot refuses an exact.csv whose added is not a number"
 contains "$out" "$tmp/first/exact.csv, line 6: added is \"302x\", not a number" "... and says where"
 sed -i 's/,302x,/,302,/' "$tmp/first/exact.csv"
 # One row (gnuplot 5.4 crashed on a labels element without a point then).
 cp -r "$tmp/first" "$tmp/one-row"
 sed -i '3,4d;6,$d' "$tmp/one-row/exact.csv"
 draw one-row
-is "$rc" 0 "bench/plot draws an exact.csv of one row"
+is "$rc" 0 "bench/report/plot draws an exact.csv of one row"
 contains "$(titles "$tmp/plots/one-row/per-check-icount.svg")" '^kill, CAP_KILL: .*stock: allowed 1001' "... in its panel"
 sed -i '3d' "$tmp/one-row/exact.csv"
 draw one-row
-is "$rc" 1 "bench/plot refuses an exact.csv without a row of a kernel with usercaps"
+is "$rc" 1 "bench/report/plot refuses an exact.csv without a row of a kernel with usercaps"
 contains "$out" 'exact.csv has no row of a kernel with usercaps built in' "... and says so"
 draw first
 
@@ -115,7 +115,7 @@ key_colour() {
 }
 made_up_run "$tmp/second" cap_capable 60 usercaps_cred_capable 25 apparmor_capable 10 security_capable 5
 draw second
-is "$rc" 0 "bench/plot draws a second run, its functions in another order"
+is "$rc" 0 "bench/report/plot draws a second run, its functions in another order"
 first_svg=$tmp/plots/first/profile-kill.svg
 second_svg=$tmp/plots/second/profile-kill.svg
 for f in security_capable cap_capable apparmor_capable; do
@@ -124,9 +124,9 @@ for f in security_capable cap_capable apparmor_capable; do
 		"profile-kill: $f has one colour ($colour) in both runs, whatever its rank"
 done
 is "$(key_colour "$first_svg" security_capable)" "rgb(148, 103, 189)" \
-	"... security_capable's, bench/function_colours.py's"
-# The kernels' colours (bench/gnuplot/palette.gp), as the SVG writes them.
-kernel_colours=$(sed -n 's/^array \(dark\|light\)\[5\] = \[\(.*\)\]$/\2/p' bench/gnuplot/palette.gp |
+	"... security_capable's, bench/report/function_colours.py's"
+# The kernels' colours (bench/report/gnuplot/palette.gp), as the SVG writes them.
+kernel_colours=$(sed -n 's/^array \(dark\|light\)\[5\] = \[\(.*\)\]$/\2/p' bench/report/gnuplot/palette.gp |
 	grep -o '#[0-9a-f]\{6\}' | while read -r hex; do
 		printf 'rgb(%3d, %3d, %3d)\n' "0x${hex:1:2}" "0x${hex:3:2}" "0x${hex:5:2}"
 	done)
@@ -141,7 +141,7 @@ is "$clashes" "" "... and no function takes one of them"
 ok "$(cat "$tmp"/plots/first/*.svg | grep -q '>FAILED<'; echo $((! $?)))" "a complete run's plots say nothing of FAILED"
 sed -i 's/^status=.*/status=failed at step 2\/3: made up/' "$tmp/first/meta"
 draw first
-is "$rc" 0 "bench/plot draws a failed run"
+is "$rc" 0 "bench/report/plot draws a failed run"
 for svg in "$tmp"/plots/first/*.svg; do
 	ok "$(grep -q '>FAILED<' "$svg"; echo $?)" "$(basename "$svg" .svg): FAILED across it"
 done

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/summarize's profile part, no kernel needed: the capcheck plugin's
+# bench/report/summarize's profile part, no kernel needed: the capcheck plugin's
 # session reports of a made-up run turned into per-function tables,
 # profile.csv, the exact per-capability table (exact.csv), the goals
 # decided on it (goals.csv), and the cross-check, which fails the summary
@@ -63,8 +63,8 @@ cross_check() {
 
 made_up_run "$tmp/agree" 133 0 0
 rc=0
-out=$(bench/summarize "$tmp/agree" 2>&1) || rc=$?
-is "$rc" 0 "bench/summarize passes a profile 15 above stock where icount says 15"
+out=$(bench/report/summarize "$tmp/agree" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/summarize passes a profile 15 above stock where icount says 15"
 tsv=$tmp/agree/profile/kill-percred-grant.tsv
 ok "$([ -r "$tsv" ]; echo $?)" "profile/kill-percred-grant.tsv is written"
 is "$(grep -v '^#' "$tsv" | cut -f1,2 | tr '\t\n' ': ')" \
@@ -82,20 +82,20 @@ is "$(table_row "$(cat "$tmp/agree/summary.md")" percred-grant | sed -n 1p)" "15
 is "$(cross_check agree)" "15.000 | 0.000 | 15.000 | 15.000 | 0.500 | ok" \
 	"summary.md: the cross-check row, profile against its calls and icount"
 
-# Packed (bench/pack), its profile/ in packed.tar.xz: bench/plot draws
+# Packed (bench/drivers/pack), its profile/ in packed.tar.xz: bench/report/plot draws
 # the profile from there (the profile alone: gnuplot 5.4 segfaults in cases.gp
 # on a per-check table of one row).
 if command -v gnuplot >/dev/null; then
 	cp -r "$tmp/agree" "$tmp/agree-packed"
-	bench/pack "$tmp/agree-packed"
+	bench/drivers/pack "$tmp/agree-packed"
 	rm "$tmp/agree-packed/checks.csv"
 	rc=0
-	out=$(bench/plot --run "$tmp/agree-packed" --out "$tmp/plots" 2>&1) || rc=$?
-	is "$rc" 0 "bench/plot draws a packed run"
+	out=$(bench/report/plot --run "$tmp/agree-packed" --out "$tmp/plots" 2>&1) || rc=$?
+	is "$rc" 0 "bench/report/plot draws a packed run"
 	contains "$(cat "$tmp/plots/profile-kill.svg" 2>/dev/null)" '>percred-grant 133<' \
 		"... its profile-kill from the packed profile/kill-*.tsv"
 else
-	ok 1 "bench/plot on a packed run: gnuplot is missing (make deps installs it)"
+	ok 1 "bench/report/plot on a packed run: gnuplot is missing (make deps installs it)"
 fi
 
 # Two capabilities in one call (ioprio): a slot each, a row each.
@@ -110,7 +110,7 @@ for boot in profile-run1-stock profile-run1-percred; do
 	sed -i 's/^\(session\t[^\t]*\t\)10\t/\120\t/' "$log"
 done
 sed -i 's/ 1\.000$/ 2.000/' "$tmp/slots/raw/icount-run1-"*/checks.dat
-bench/summarize "$tmp/slots" >/dev/null 2>&1 || true
+bench/report/summarize "$tmp/slots" >/dev/null 2>&1 || true
 is "$(grep -c '^kill,sys_admin,percred-grant,deny,1,1,45,stock-denied,' "$tmp/slots/exact.csv")" 1 \
 	"slot 1 is the first capability (sys_admin), refused in a grant: deny"
 is "$(grep -c '^kill,kill,percred-grant,grant,2,1,133,stock-allowed,118,15,' "$tmp/slots/exact.csv")" 1 \
@@ -118,25 +118,25 @@ is "$(grep -c '^kill,kill,percred-grant,grant,2,1,133,stock-allowed,118,15,' "$t
 
 made_up_run "$tmp/off" 136 0 0
 rc=0
-out=$(bench/summarize "$tmp/off" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/off" 2>&1) || rc=$?
 is "$rc" 3 "a profile 3 instructions off icount fails the summary (status 3)"
 contains "$out" 'kill percred-grant: differs: profile 18\.000, hooks 0\.000, calls 18\.000, icount 15\.000' \
 	"... and names the row"
 is "$(cross_check off)" "18.000 | 0.000 | 18.000 | 15.000 | 0.500 | **differs**" "... and summary.md shows it"
-# The status is final before the summaries say it: bench/run then
-# leaves the run out of results/latest (bench/publish refuses it).
+# The status is final before the summaries say it: bench/drivers/run then
+# leaves the run out of results/latest (bench/drivers/publish refuses it).
 is "$(sed -n 's/^status=//p' "$tmp/off/meta")" "complete, profile cross-check failed" \
 	"... its meta's status says the cross-check failed"
 contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*complete, profile cross-check failed\*\*' \
 	"... and so does summary.md's"
 contains "$(sed -n 1p "$tmp/off/summary.csv")" ', status complete, profile cross-check failed$' "... and summary.csv's"
 rc=0
-bench/publish "$tmp/off" >/dev/null 2>&1 || rc=$?
-is "$rc:$(ls "$tmp" | grep -c '^latest$' || true)" "1:0" "... and bench/publish refuses it"
+bench/drivers/publish "$tmp/off" >/dev/null 2>&1 || rc=$?
+is "$rc:$(ls "$tmp" | grep -c '^latest$' || true)" "1:0" "... and bench/drivers/publish refuses it"
 sed -i 's/^status=.*/status=failed at step 3\/4 (profile-run1-percred): kernel panic/' "$tmp/off/meta"
-bench/summarize "$tmp/off" >/dev/null 2>&1 || true
+bench/report/summarize "$tmp/off" >/dev/null 2>&1 || true
 contains "$(sed -n 3p "$tmp/off/summary.md")" '^- status: \*\*failed at step 3/4 \(profile-run1-percred\): kernel panic\*\*' \
-	"a failed run's status is left as bench/run wrote it"
+	"a failed run's status is left as bench/drivers/run wrote it"
 
 # icount's noise is the range of its boots: a second boot 3 apart makes
 # the same profile agree.
@@ -147,7 +147,7 @@ cp "$tmp/noise/raw/icount-run1-stock/"*.dat "$tmp/noise/raw/icount-run2-stock/"
 echo "kill percred-grant 1 1000000 1018000000 1018.0" >"$tmp/noise/raw/icount-run2-percred/nsop.dat"
 cp "$tmp/noise/raw/icount-run1-percred/checks.dat" "$tmp/noise/raw/icount-run2-percred/"
 rc=0
-out=$(bench/summarize "$tmp/noise" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/noise" 2>&1) || rc=$?
 is "$rc" 0 "a profile within the range of icount's boots agrees"
 
 # The windows against the calls they lie in: exact, whatever icount says.
@@ -155,7 +155,7 @@ made_up_run "$tmp/calls" 133 0 0
 sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6330/\16331/' \
 	"$tmp/calls/raw/profile-run1-percred/capcheck.log"
 rc=0
-out=$(bench/summarize "$tmp/calls" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/calls" 2>&1) || rc=$?
 is "$rc" 3 "a profile that differs from its whole calls by 0.1 a check fails the summary"
 contains "$out" 'kill percred-grant: differs from its calls: profile 15\.000, hooks 0\.000, calls 15\.100' "... and names both"
 # The preemption points the windows leave out are part of the calls:
@@ -164,18 +164,18 @@ made_up_run "$tmp/resched" 133 0 0
 sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6330\(.*\)$/\16332\3\t1\t2/' \
 	"$tmp/resched/raw/profile-run1-percred/capcheck.log"
 rc=0
-out=$(bench/summarize "$tmp/resched" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/resched" 2>&1) || rc=$?
 is "$rc" 0 "a session whose windows left out a preemption point agrees with its calls"
 sed -i 's/\t1\t2$//' "$tmp/resched/raw/profile-run1-percred/capcheck.log"
 rc=0
-out=$(bench/summarize "$tmp/resched" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/resched" 2>&1) || rc=$?
 is "$rc" 3 "... and the same 2 instructions not counted as one fail it"
 # ... unless a session took an interrupt, which brings other work.
 made_up_run "$tmp/irq" 133 0 600
 sed -i 's/^\(session\tkill\/percred-grant\t\([^\t]*\t\)\{4\}\)6930/\16900/' \
 	"$tmp/irq/raw/profile-run1-percred/capcheck.log"
 rc=0
-out=$(bench/summarize "$tmp/irq" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/irq" 2>&1) || rc=$?
 is "$rc" 0 "the calls of a session that took an interrupt are not compared with its windows"
 is "$(cross_check irq)" "15.000 | 0.000 | - | 15.000 | 0.500 | ok" "... and summary.md shows no calls figure"
 
@@ -198,7 +198,7 @@ hook_run() {
 }
 hook_run hook 101
 rc=0
-out=$(bench/summarize "$tmp/hook" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/hook" 2>&1) || rc=$?
 is "$rc" 0 "whole calls 1 a call above the checks' windows pass where a hook window has the 1"
 is "$(cross_check hook)" "15.000 | 1.000 | 16.000 | 16.000 | 0.500 | ok" \
 	"... summary.md: profile + hooks = calls, and icount agrees with them"
@@ -208,21 +208,21 @@ contains "$(cat "$tmp/hook/summary.md")" '^\| percred-grant \| 1: kill/security_
 	"summary.md: what each other hook call adds, per configuration"
 hook_run hook-lost 100
 rc=0
-out=$(bench/summarize "$tmp/hook-lost" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/hook-lost" 2>&1) || rc=$?
 is "$rc" 3 "... and fail where no window has it"
 contains "$out" 'kill percred-grant: differs from its calls: profile 15\.000, hooks 0\.000, calls 16\.000' \
 	"... naming the row"
 # 3 off where a session took an interrupt: icount still decides.
 made_up_run "$tmp/other" 136 0 600
 rc=0
-out=$(bench/summarize "$tmp/other" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/other" 2>&1) || rc=$?
 is "$rc" 3 "3 off fails, interrupt or not: no row is exempt"
 
 # The plugin's checks per call are the kprobe's.
 made_up_run "$tmp/count" 133 0 0
 sed -i 's/^\(session\tkill\/percred-grant\t\)10\t/\111\t/' "$tmp/count/raw/profile-run1-percred/capcheck.log"
 rc=0
-out=$(bench/summarize "$tmp/count" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/count" 2>&1) || rc=$?
 is "$rc" 3 "11 checks in 10 calls where the kprobe counted 1 a call fails the summary"
 contains "$out" 'checks per call: plugin 1\.1, kprobe 1' "... and says so"
 
@@ -233,7 +233,7 @@ for counter in 10:return_slot_mismatch 11:entry_without_call 12:nested_entries 1
 	sed -i "/^session\tkill\/percred-grant/s/^\(\([^\t]*\t\)\{$((${counter%%:*} - 1))\}\)0/\12/" \
 		"$tmp/${counter#*:}/raw/profile-run1-percred/capcheck.log"
 	rc=0
-	out=$(bench/summarize "$tmp/${counter#*:}" 2>&1) || rc=$?
+	out=$(bench/report/summarize "$tmp/${counter#*:}" 2>&1) || rc=$?
 	is "$rc" 3 "${counter#*:} 2 fails the summary"
 	contains "$out" "${counter#*:} 2" "... and says which counter"
 done
@@ -253,13 +253,13 @@ inject() {
 made_up_run "$tmp/inject" 133 0 0
 inject inject 3 20.000
 rc=0
-out=$(bench/summarize "$tmp/inject" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/inject" 2>&1) || rc=$?
 is "$rc" 0 "a session with interrupts injected that counts the same passes"
 is "$(table_row "$(cat "$tmp/inject/summary.md")" kill percred-grant 3)" "exact" "... and summary.md says exact"
 made_up_run "$tmp/inject-leak" 133 0 0
 inject inject-leak 3 20.100
 rc=0
-out=$(bench/summarize "$tmp/inject-leak" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/inject-leak" 2>&1) || rc=$?
 is "$rc" 3 "one load in ten checks more with interrupts fails the summary"
 contains "$out" 'kill percred-grant with interrupts: differs: loads 20\.1 against 20' "... and says what differs"
 # Data lines: the +irq session is another process, whose allocations
@@ -269,12 +269,12 @@ inject inject-dlines 3 20.000
 sed -i '/^total\tkill\/percred-grant+irq/s/\t5\.000\t4\.000$/\t6.000\t4.000/' \
 	"$tmp/inject-dlines/raw/profile-run1-percred/capcheck.log"
 rc=0
-out=$(bench/summarize "$tmp/inject-dlines" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/inject-dlines" 2>&1) || rc=$?
 is "$rc" 0 "a data line more per check with interrupts (another process's allocations) passes"
 made_up_run "$tmp/inject-none" 133 0 0
 inject inject-none 0 20.000
 rc=0
-out=$(bench/summarize "$tmp/inject-none" 2>&1) || rc=$?
+out=$(bench/report/summarize "$tmp/inject-none" 2>&1) || rc=$?
 is "$rc" 3 "no interrupt landed in any check: nothing was tested, the summary fails"
 
 plan "$tap_count"

@@ -14,9 +14,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 rc=0
-out=$(bench/run --mode realwork --kernels "commoncap naive cached percred" --realwork login \
+out=$(bench/drivers/run --mode realwork --kernels "commoncap naive cached percred" --realwork login \
 	--realwork-repeat 2 --results "$tmp" 2>&1 </dev/null) || rc=$?
-is "$rc" 0 "bench/run --mode realwork runs login in every mode, its sessions exact"
+is "$rc" 0 "bench/drivers/run --mode realwork runs login in every mode, its sessions exact"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
 run=$(ls -d "$tmp"/2*/ 2>/dev/null | sed -n 1p)
 csv=$run/realwork.csv

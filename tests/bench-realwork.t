@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/realwork.py on made-up realwork boots (bench/summarize, no QEMU):
+# bench/report/realwork.py on made-up realwork boots (bench/report/summarize, no QEMU):
 # a workload's instructions are the session's user and kernel ones, its
 # checks' the plugin's total row times its checks; the share, what usercaps
 # adds against stock's configuration of the same user, and whether that is
@@ -70,8 +70,8 @@ row() {
 
 made_up_run "$tmp/good"
 rc=0
-bench/summarize "$tmp/good" >"$tmp/good.out" 2>&1 || rc=$?
-is "$rc" 0 "bench/summarize reads the made-up realwork boots"
+bench/report/summarize "$tmp/good" >"$tmp/good.out" 2>&1 || rc=$?
+is "$rc" 0 "bench/report/summarize reads the made-up realwork boots"
 [ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/good.out"
 is "$(awk -F, '!/^#/ && $1 == "audio" { printf "%s ", $2 }' "$tmp/good/realwork.csv")" \
 	"stock-allowed stock-root percred-grant percred-root " \
@@ -104,22 +104,22 @@ contains "$summary" "^The kprobes' run made as many checks as the sessions' medi
 	"... and that the kprobes' run made as many checks as the sessions"
 is "$(row "$tmp/good" percred-root 19)" 5 "realwork.csv's counted_checks: percred-root's 2 + 2 + 1"
 
-# bench/plot draws realwork-share from realwork.csv: the user's
+# bench/report/plot draws realwork-share from realwork.csv: the user's
 # configurations, the noise beside them.
 if command -v gnuplot >/dev/null; then
 	rc=0
-	bench/plot --run "$tmp/good" --out "$tmp/plots" >"$tmp/plot.out" 2>&1 || rc=$?
-	is "$rc" 0 "bench/plot draws the made-up run"
+	bench/report/plot --run "$tmp/good" --out "$tmp/plots" >"$tmp/plot.out" 2>&1 || rc=$?
+	is "$rc" 0 "bench/report/plot draws the made-up run"
 	svg=$(cat "$tmp/plots/realwork-share.svg" 2>/dev/null)
 	contains "$svg" '>percred-grant<' "realwork-share's key names percred-grant"
 	contains "$svg" '>noise \(spread\)<' "... and the noise mark"
 	ok "$(printf '%s' "$svg" | grep -q '>stock-root<\|>percred-root<' && echo 1 || echo 0)" \
 		"... and no root configuration: the plot is of the user holding what it needs"
 else
-	ok 0 "bench/plot # SKIP no gnuplot"
+	ok 0 "bench/report/plot # SKIP no gnuplot"
 fi
 
-# The README's line (bench/figures' realwork region) from the record's
+# The README's line (bench/report/figures' realwork region) from the record's
 # realwork.csv: the audio user, the container start left out when the
 # record did not run it.
 mkdir -p "$tmp/repo/results"
@@ -127,8 +127,8 @@ cp -r "$tmp/good" "$tmp/repo/results/made-up"
 ln -s made-up "$tmp/repo/results/latest"
 printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
 rc=0
-bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
-is "$rc" 0 "bench/figures writes the realwork region from the record's realwork.csv"
+bench/report/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
+is "$rc" 0 "bench/report/figures writes the realwork region from the record's realwork.csv"
 line=$(tr '\n' ' ' <"$tmp/repo/README.md")
 contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are in `capable\(\)` \(0.0150 %\), and percred adds 200 of them \(0.00500 % of the whole, noise-level\)' \
 	"... the audio user's share and what percred adds, from realwork.csv"
@@ -139,7 +139,7 @@ ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
 made_up_run "$tmp/inexact"
 sed -i 's/^\(session\taudio\/percred-grant#2\t.*\t\)0$/\11/' "$tmp/inexact/raw/realwork-run1-percred/capcheck.log"
 rc=0
-err=$(bench/summarize "$tmp/inexact" 2>&1) || rc=$?
+err=$(bench/report/summarize "$tmp/inexact" 2>&1) || rc=$?
 is "$rc" 3 "a realwork session that is not exact: exit 3"
 contains "$err" 'audio/percred-grant#2 is not exact: irq_accesses_unknown 1' "... naming the session and its counter"
 contains "$(sed -n 's/^status=//p' "$tmp/inexact/meta")" 'cross-check failed' "... and the run's status says so"
@@ -148,7 +148,7 @@ contains "$(sed -n 's/^status=//p' "$tmp/inexact/meta")" 'cross-check failed' ".
 made_up_run "$tmp/missing"
 sed -i '/audio\/stock-root#2/d' "$tmp/missing/raw/realwork-run1-stock/capcheck.log"
 rc=0
-err=$(bench/summarize "$tmp/missing" 2>&1) || rc=$?
+err=$(bench/report/summarize "$tmp/missing" 2>&1) || rc=$?
 is "$rc" 3 "a session with no report: exit 3"
 contains "$err" 'session audio/stock-root#2 has no report' "... naming it"
 
@@ -157,7 +157,7 @@ made_up_run "$tmp/clock"
 sed -i 's/^audio\/percred-root#1 audio percred-root 1 5000000$/audio\/percred-root#1 audio percred-root 1 3900049/' \
 	"$tmp/clock/raw/realwork-run1-percred/sessions.dat"
 rc=0
-err=$(bench/summarize "$tmp/clock" 2>&1) || rc=$?
+err=$(bench/report/summarize "$tmp/clock" 2>&1) || rc=$?
 is "$rc" 3 "a session shorter under icount than its instructions: exit 3"
 contains "$err" 'percred-root#1 lasted 3900049 guest ns under icount, fewer than its 3900050' "... saying by how much"
 

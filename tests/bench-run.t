@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/run end to end from where a new user puts the repository: a copy
+# bench/drivers/run end to end from where a new user puts the repository: a copy
 # of this tree under /root, in a directory whose name has a space and a
 # comma, with the results inside it. One short icount boot (commoncap,
 # getppid), so that what is checked is the plumbing, not the figures.
@@ -15,20 +15,20 @@ mkdir -p "$clone"
 tar -C "$repo_dir" --exclude=./.git --exclude=./results -cf - . | tar -C "$clone" -xf -
 
 rc=0
-out=$(cd "$clone" && bench/run --mode icount --kernels commoncap --workloads getppid \
+out=$(cd "$clone" && bench/drivers/run --mode icount --kernels commoncap --workloads getppid \
 	--churn "" --groups "" --iterations 200 --repeat 1 --results "$clone/results" 2>&1 </dev/null) || rc=$?
-is "$rc" 0 "bench/run succeeds from a clone under /root at a path with a space and a comma"
+is "$rc" 0 "bench/drivers/run succeeds from a clone under /root at a path with a space and a comma"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
 csv=$clone/results/summary.csv
 ok "$([ -f "$csv" ] && grep -q '^getppid,commoncap-allowed,icount,' "$csv"; echo $?)" \
 	"the run's summary has the getppid row, in the clone's results/"
 ok "$(tar -tJf "$(ls "$clone"/results/*/packed.tar.xz | sed -n 1p)" | grep -qx raw/icount-run1-commoncap/nsop.dat
-	echo $?)" "the guest wrote its raw data into the run directory, packed there by bench/pack"
+	echo $?)" "the guest wrote its raw data into the run directory, packed there by bench/drivers/pack"
 # Wall-clock capable() rounds without KVM (here forced with --accel-wall
 # tcg) are skipped, and both the console and the summary say why.
 rc=0
-out=$(bench/run --mode wall --accel-wall tcg --kernels commoncap --results "$top/wall" 2>&1 </dev/null) || rc=$?
-is "$rc" 0 "bench/run --mode wall under TCG runs (nothing, for commoncap alone)"
+out=$(bench/drivers/run --mode wall --accel-wall tcg --kernels commoncap --results "$top/wall" 2>&1 </dev/null) || rc=$?
+is "$rc" 0 "bench/drivers/run --mode wall under TCG runs (nothing, for commoncap alone)"
 contains "$out" "the wall-clock capable\(\) rounds are skipped, TCG's wall time being no hardware's" \
 	"... and says it skipped the wall-clock rounds, and why"
 contains "$(cat "$top"/wall/summary.md 2>/dev/null)" 'Wall-clock capable\(\) rounds: \*\*skipped\*\*: no KVM' \

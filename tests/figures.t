@@ -1,6 +1,6 @@
 #!/bin/bash
 # The figures the documentation quotes (README.md, usercaps.rst, the cover
-# letter's costs.txt) are what bench/figures writes from the committed
+# letter's costs.txt) are what bench/report/figures writes from the committed
 # results/; a figure changed by hand, a region that lost its closing
 # marker or its results, and a bad option are refused. No kernel needed.
 set -eu
@@ -11,8 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 rc=0
-out=$(bench/figures --check 2>&1) || rc=$?
-is "$rc" 0 "the committed figures are what results/ gives (bench/figures --check)"
+out=$(bench/report/figures --check 2>&1) || rc=$?
+is "$rc" 0 "the committed figures are what results/ gives (bench/report/figures --check)"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 for file in README.md usercaps/Documentation/admin-guide/LSM/usercaps.rst \
 	usercaps/patches/messages/costs.txt usercaps/patches/6.12/messages/costs.txt; do
@@ -42,33 +42,33 @@ text = open(path).read()
 open(path, "w").write(text.replace(old, new, 1))
 PY
 rc=0
-out=$(bench/figures --check --root "$tmp/repo" 2>&1) || rc=$?
+out=$(bench/report/figures --check --root "$tmp/repo" 2>&1) || rc=$?
 is "$rc" 1 "a figure typed by hand makes --check fail"
 contains "$out" "^-\\$(printf '%s' "$changed" | sed 's/[][\.*^$|()+?{}]/\\&/g')\$" "... and its diff shows the hand-typed line"
 contains "$out" "^\\+\\$(printf '%s' "$row" | sed 's/[][\.*^$|()+?{}]/\\&/g')\$" "... and the line results/ gives"
-out=$(bench/figures --root "$tmp/repo" 2>&1)
-is "$(cmp -s README.md "$tmp/repo/README.md"; echo $?)" 0 "bench/figures writes the figure back"
+out=$(bench/report/figures --root "$tmp/repo" 2>&1)
+is "$(cmp -s README.md "$tmp/repo/README.md"; echo $?)" 0 "bench/report/figures writes the figure back"
 
 copy
 sed -i '0,/^<!-- \/figures:headline -->$/{/^<!-- \/figures:headline -->$/d}' "$tmp/repo/README.md"
 rc=0
-out=$(bench/figures --check --root "$tmp/repo" 2>&1) || rc=$?
+out=$(bench/report/figures --check --root "$tmp/repo" 2>&1) || rc=$?
 is "$rc" 1 "a region without its closing marker fails"
 contains "$out" "README.md:[0-9]+: region headline has no '<!-- /figures:headline -->'" "... and says where"
 
 copy
 rm "$tmp/repo/results/latest/exact.csv"
 rc=0
-out=$(bench/figures --check --root "$tmp/repo" 2>&1) || rc=$?
+out=$(bench/report/figures --check --root "$tmp/repo" 2>&1) || rc=$?
 is "$rc" 1 "a region whose results are missing fails"
 contains "$out" "region headline: no exact.csv in results/[^ ]+, loose or packed" "... and names the file"
 
 rc=0
-out=$(bench/figures --nonsense 2>&1) || rc=$?
-is "$rc:$out" "2:bench/figures: unknown option '--nonsense' (see --help)" "an unknown option is refused"
+out=$(bench/report/figures --nonsense 2>&1) || rc=$?
+is "$rc:$out" "2:bench/report/figures: unknown option '--nonsense' (see --help)" "an unknown option is refused"
 
 # The cover letter's costs: the regions written, the markers left out.
-out=$(bench/figures --print usercaps/patches/messages/costs.txt)
+out=$(bench/report/figures --print usercaps/patches/messages/costs.txt)
 is "$(printf '%s\n' "$out" | grep -c 'figures:' || true)" 0 "--print leaves the markers out"
 contains "$out" "results/ab/[0-9a-f]+-vs-" "... and names the A/B runs its figures come from"
 is "$(printf '%s\n' "$out" | awk 'length > 75' | wc -l)" 0 "... in lines a mail keeps (75 columns)"

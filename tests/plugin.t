@@ -5,7 +5,7 @@
 # one session per configuration holding exactly its calls' checks, every
 # instruction attributed to a function, every window ended by the return
 # that matches its call; the instructions of security_capable and
-# cap_capable counted one by one (annotate=) and listed by bench/annotate;
+# cap_capable counted one by one (annotate=) and listed by bench/report/annotate;
 # every LSM hook a hook window of its own (also=security_*): kill's
 # security_task_kill once a granted call, and fork's credential counted
 # as a security_prepare_creds call, and freed (security_cred_free, from an
@@ -145,8 +145,8 @@ sums=$(awk -F'\t' '$1 == "insn" { sum[$2 "\t" $4] += $6 } $1 == "function" { row
 	END { for (k in sum) { d = sum[k] - row[k]; if (d < 0) d = -d; printf "%s ", (d < 0.05 ? "ok" : k ": " sum[k] " != " row[k]) } }' "$log")
 is "$sums" "$(every ok)$(every ok)" "... and each annotated function's instructions add up to its function row"
 rc=0
-annotated=$(bench/annotate "$log" "$build_dir/vmlinux" 2>&1) || rc=$?
-is "$rc" 0 "bench/annotate lists them with the kernel's vmlinux"
+annotated=$(bench/report/annotate "$log" "$build_dir/vmlinux" 2>&1) || rc=$?
+is "$rc" 0 "bench/report/annotate lists them with the kernel's vmlinux"
 contains "$annotated" '^## kill/percred-grant: cap_capable$' "... cap_capable in percred-grant among them"
 # The kernel has no debug info: the lines are its objects' compiled again.
 contains "$annotated" '^\| 0x0 \| security/security\.c:[0-9]+ \| `[^`]+` \| 1\.000 \|$' \

@@ -17,10 +17,10 @@
 #                  machines: make deb, in a root of its own)
 # USERCAPS_KERNEL_ROOT  where this kernel's tree, build, logs, stamps and
 #                  lock go (default: USERCAPS_CACHE); ccache stays in
-#                  USERCAPS_CACHE, shared by every root. bench/ab builds
+#                  USERCAPS_CACHE, shared by every root. bench/drivers/ab builds
 #                  each side of an A/B in a root of its own.
 # USERCAPS_SOURCE  the directory whose usercaps/ and vm/config/ the kernel
-#                  is built from (default: this repository); bench/ab
+#                  is built from (default: this repository); bench/drivers/ab
 #                  points it at a revision's extracted files.
 
 repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,7 +57,7 @@ patch_dir=$source_dir/usercaps/patches
 module_patch=$patch_dir/module.patch
 # The guest test programs, built against this kernel's selftest headers.
 guest_tests_dir=$kernel_root/tests
-# Where bench/run and bench/plot keep this kernel's runs and pictures,
+# Where bench/drivers/run and bench/report/plot keep this kernel's runs and pictures,
 # under results/ and plots/: 6.1's at the top, another kernel's in
 # linux-VERSION/.
 results_subdir=

@@ -132,7 +132,7 @@
  * session's checks (interrupts left out as above), in address order: its
  * address (0x hex), its function and its offset in it (hex), and its
  * executions divided by the session's checks; the rows of a function add
- * up to its function row's insns (bench/annotate lists them with the
+ * up to its function row's insns (bench/report/annotate lists them with the
  * source lines and disassembly of the kernel's vmlinux).
  */
 #include <inttypes.h>
