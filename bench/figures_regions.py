@@ -216,7 +216,7 @@ def record_run(args, style, results):
     run = Record(results, "latest")
     kvm = "with KVM" if run.get("kvm") == "yes" else "without KVM"
     return paragraph(style, "The record is the full run %s, which `results/latest` points at: "
-            "commit %s of %s, `bench/run --mode %s`, status %s, %s s of bench/run "
+            "commit %s of %s, `bench/drivers/run --mode %s`, status %s, %s s of bench/drivers/run "
             "(%d min %d s) on %s CPUs (%s) %s." % (
                 "`%s`" % run.name, run.get("git_commit"), run.get("date"), run.get("mode"),
                 run.get("status"), run.get("elapsed_seconds"), int(run.get("elapsed_seconds")) // 60,
@@ -229,12 +229,9 @@ KERNELS = (("commoncap (built in, disabled)", "commoncap"), ("naive", "naive"), 
            ("percred", "percred"))
 
 
-@region("headline")
-def headline(args, style, results):
-    """Instructions added per check, by mode and case: exact.csv (the
-    capcheck plugin's counts)."""
-    run = Record(results, "latest")
-    exact = run.rows("exact.csv")
+def added_by_mode(style, exact):
+    """The table of instructions added per check, a row per mode and a
+    column per case, over the rows of exact.csv given."""
     rows = []
     for label, kernel in KERNELS:
         cells = [label]
@@ -243,9 +240,34 @@ def headline(args, style, results):
                       if r["config"].split("-")[0] == kernel and r["case"] in cases and r["added"]]
             cells.append(span(values, places=None) if values else "")
         rows.append(cells)
+    return table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4))
+
+
+@region("glance")
+def glance(args, style, results):
+    """The results at a glance: what each mode adds to one check of kill,
+    exactly (exact.csv)."""
+    run = Record(results, "latest")
+    kill = [r for r in run.rows("exact.csv") if r["workload"] == "kill"]
+    if not kill:
+        raise RegionError("no kill row in %s/exact.csv" % run.name)
+    stock = {r["case"]: number(r["insns"]) for r in kill if r["config"].startswith("stock-")}
+    return added_by_mode(style, kill) + "\n\n" + paragraph(style, (
+        "Instructions that each mode adds to one capability check of `kill(2)` (CAP_KILL), over "
+        "the same check of the kernel built without usercaps in the same outcome %s, `exact.csv`: "
+        "the capcheck plugin's exact count. The stock check itself is %g instructions allowed "
+        "and %g refused." % (source(run), stock["allowed"], stock["denied"])))
+
+
+@region("headline")
+def headline(args, style, results):
+    """Instructions added per check, by mode and case: exact.csv (the
+    capcheck plugin's counts)."""
+    run = Record(results, "latest")
+    exact = run.rows("exact.csv")
     stock = [number(r["insns"]) for r in exact if r["config"].startswith("stock-")]
     checks = sorted({"%s %s" % (r["workload"], r["capability"]) for r in exact})
-    return table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4)) + "\n\n" + paragraph(style, (
+    return added_by_mode(style, exact) + "\n\n" + paragraph(style, (
         "Every check of %s %s, `exact.csv`: the capcheck plugin's instructions of one check, from "
         "`security_capable()`'s entry to its return, minus stock's same check in the same outcome "
         "(a check's own outcome: `ioprio`'s CAP_SYS_ADMIN is refused, never granted, in every case "
@@ -584,14 +606,14 @@ def ab_runs(args, style, results):
         moved_exact = [number(r["delta"]) for r in exact if number(r["delta"])]
         item = "%s (A=%s, B=%s; %s): %d min %d s in all%s; builds: %s" % (
             "`%s`" % record.name, revision(record, "A"), revision(record, "B"),
-            "`bench/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
+            "`bench/drivers/run %s`" % record.get("run_options").strip(), elapsed // 60, elapsed % 60,
             " (%s)" % phases if phases else "", builds)
         if not rows:    # the profile alone: bench/ab-exact's table
             item += ". Exact, per check: B - A %s instructions in %d of %d rows, 0 in the others." % (
                 span(moved_exact, places=None, sign=True) if moved_exact else "0",
                 len(moved_exact), len(exact))
         else:
-            item += ("; bench/run rounds %s. Per check, B - A past the noise in %d of %d rows%s; the "
+            item += ("; bench/drivers/run rounds %s. Per check, B - A past the noise in %d of %d rows%s; the "
                      "others within %s. Per call, at most %s." % (
                          rounds or "-", len(bold), len(rows),
                          " (%s: %s)" % (span([number(r["check_delta"].strip("*")) for r in bold], sign=True),
@@ -706,6 +728,6 @@ def realwork(args, style, results):
                         row["capable_share"], count(number(row["added"])), row["added_share"],
                         row["verdict"]))
     if not said:
-        return paragraph(style, "Real work (`bench/run --mode realwork`): neither the audio user "
+        return paragraph(style, "Real work (`bench/drivers/run --mode realwork`): neither the audio user "
                          "nor the container start against stock in the record %s yet." % source(run))
     return paragraph(style, "Real work %s, `realwork.csv`: %s." % (source(run), "; ".join(said)))
