@@ -707,15 +707,24 @@ def percred_memory(args, style, results):
             memory[("commoncap", "debian")]["cred_blob_bytes"], bare["added_kmalloc_bytes"])))
 
 
+def realwork_rows(run):
+    """{(workload, config): row} of RUN's realwork.csv, or {} without one."""
+    try:
+        return {(r["workload"], r["config"]): r for r in run.rows("realwork.csv")}
+    except RegionError:
+        return {}
+
+
 @region("realwork")
 def realwork(args, style, results):
     """What percred adds to real work: the audio user's and the container
-    start's whole workload (realwork.csv), those of them the record ran."""
+    start's whole workload (realwork.csv), those of them the record ran;
+    a record without a realwork round, the latest realwork run's."""
     run = Record(results, "latest")
-    try:
-        rows = {(r["workload"], r["config"]): r for r in run.rows("realwork.csv")}
-    except RegionError:
-        rows = {}
+    rows = realwork_rows(run)
+    if not rows and os.path.isdir(os.path.join(results, "realwork")):
+        run = latest_of(results, "realwork")
+        rows = realwork_rows(run)
     said = []
     for workload, text in (("audio", "the audio user's start (SCHED_FIFO, mlockall, nice)"),
                            ("container", "a rootless container start")):

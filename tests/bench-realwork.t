@@ -135,6 +135,20 @@ contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are i
 ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
 	"... and no container start, which the record did not run"
 
+# A record without a realwork round: the line is the latest realwork run's
+# (results/realwork/, bench/drivers/run --mode realwork alone).
+mkdir -p "$tmp/repo/results/record" "$tmp/repo/results/realwork"
+cp "$tmp/good/meta" "$tmp/good/summary.md" "$tmp/repo/results/record/"
+ln -sfn record "$tmp/repo/results/latest"
+mv "$tmp/repo/results/made-up" "$tmp/repo/results/realwork/made-up"
+printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
+rc=0
+bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
+is "$rc" 0 "bench/figures writes the realwork region from results/realwork/ when the record has no realwork.csv"
+line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+contains "$line" 'Real work \(run `results/realwork/made-up`\), `realwork.csv`: the audio user.s start .*percred adds 200 of them' \
+	"... naming that run"
+
 # A session whose plugin counters say it is not exact fails the run.
 made_up_run "$tmp/inexact"
 sed -i 's/^\(session\taudio\/percred-grant#2\t.*\t\)0$/\11/' "$tmp/inexact/raw/realwork-run1-percred/capcheck.log"
