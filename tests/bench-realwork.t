@@ -119,17 +119,23 @@ else
 	ok 0 "bench/plot # SKIP no gnuplot"
 fi
 
+# realwork_line DESCRIPTION - the realwork region of a README in
+# $tmp/repo written by bench/figures from its results/, as one line.
+realwork_line() {
+	printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
+	local rc=0
+	bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
+	is "$rc" 0 "bench/figures writes the realwork region $1"
+	line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+}
+
 # The README's line (bench/figures' realwork region) from the record's
 # realwork.csv: the audio user, the container start left out when the
 # record did not run it.
 mkdir -p "$tmp/repo/results"
 cp -r "$tmp/good" "$tmp/repo/results/made-up"
 ln -s made-up "$tmp/repo/results/latest"
-printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
-rc=0
-bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
-is "$rc" 0 "bench/figures writes the realwork region from the record's realwork.csv"
-line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+realwork_line "from the record's realwork.csv"
 contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are in `capable\(\)` \(0.0150 %\), and percred adds 200 of them \(0.00500 % of the whole, noise-level\)' \
 	"... the audio user's share and what percred adds, from realwork.csv"
 ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
@@ -141,11 +147,7 @@ mkdir -p "$tmp/repo/results/record" "$tmp/repo/results/realwork"
 cp "$tmp/good/meta" "$tmp/good/summary.md" "$tmp/repo/results/record/"
 ln -sfn record "$tmp/repo/results/latest"
 mv "$tmp/repo/results/made-up" "$tmp/repo/results/realwork/made-up"
-printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
-rc=0
-bench/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
-is "$rc" 0 "bench/figures writes the realwork region from results/realwork/ when the record has no realwork.csv"
-line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+realwork_line "from results/realwork/ when the record has no realwork.csv"
 contains "$line" 'Real work \(run `results/realwork/made-up`\), `realwork.csv`: the audio user.s start .*percred adds 200 of them' \
 	"... naming that run"
 
