@@ -141,8 +141,8 @@ contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are i
 ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
 	"... and no container start, which the record did not run"
 
-# A record without a realwork round: the line is the latest realwork run's
-# (results/realwork/, bench/drivers/run --mode realwork alone).
+# A record without a realwork round: the line is the latest realwork run's,
+# one run alone and kept in results/realwork/.
 mkdir -p "$tmp/repo/results/record" "$tmp/repo/results/realwork"
 cp "$tmp/good/meta" "$tmp/good/summary.md" "$tmp/repo/results/record/"
 ln -sfn record "$tmp/repo/results/latest"
