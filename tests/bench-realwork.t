@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/report/realwork.py on made-up realwork boots (bench/report/summarize, no QEMU):
+# bench/realwork.py on made-up realwork boots (bench/report/summarize, no QEMU):
 # a workload's instructions are the session's user and kernel ones, its
 # checks' the plugin's total row times its checks; the share, what usercaps
 # adds against stock's configuration of the same user, and whether that is
@@ -119,21 +119,37 @@ else
 	ok 0 "bench/report/plot # SKIP no gnuplot"
 fi
 
+# realwork_line DESCRIPTION - the realwork region of a README in
+# $tmp/repo written by bench/report/figures from its results/, as one line.
+realwork_line() {
+	printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
+	local rc=0
+	bench/report/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
+	is "$rc" 0 "bench/report/figures writes the realwork region $1"
+	line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+}
+
 # The README's line (bench/report/figures' realwork region) from the record's
 # realwork.csv: the audio user, the container start left out when the
 # record did not run it.
 mkdir -p "$tmp/repo/results"
 cp -r "$tmp/good" "$tmp/repo/results/made-up"
 ln -s made-up "$tmp/repo/results/latest"
-printf '%s\n' '<!-- figures:realwork -->' '<!-- /figures:realwork -->' >"$tmp/repo/README.md"
-rc=0
-bench/report/figures --root "$tmp/repo" "$tmp/repo/README.md" >/dev/null 2>&1 || rc=$?
-is "$rc" 0 "bench/report/figures writes the realwork region from the record's realwork.csv"
-line=$(tr '\n' ' ' <"$tmp/repo/README.md")
+realwork_line "from the record's realwork.csv"
 contains "$line" 'audio user.s start .*: 600 of its 4,000,600 instructions are in `capable\(\)` \(0.0150 %\), and percred adds 200 of them \(0.00500 % of the whole, noise-level\)' \
 	"... the audio user's share and what percred adds, from realwork.csv"
 ok "$(grep -q container "$tmp/repo/README.md" && echo 1 || echo 0)" \
 	"... and no container start, which the record did not run"
+
+# A record without a realwork round: the line is the latest realwork run's,
+# one run alone and kept in results/realwork/.
+mkdir -p "$tmp/repo/results/record" "$tmp/repo/results/realwork"
+cp "$tmp/good/meta" "$tmp/good/summary.md" "$tmp/repo/results/record/"
+ln -sfn record "$tmp/repo/results/latest"
+mv "$tmp/repo/results/made-up" "$tmp/repo/results/realwork/made-up"
+realwork_line "from results/realwork/ when the record has no realwork.csv"
+contains "$line" 'Real work \(run `results/realwork/made-up`\), `realwork.csv`: the audio user.s start .*percred adds 200 of them' \
+	"... naming that run"
 
 # A session whose plugin counters say it is not exact fails the run.
 made_up_run "$tmp/inexact"

@@ -1,7 +1,7 @@
 #!/bin/bash
-# The figures the documentation quotes (README.md, usercaps.rst, the cover
-# letter's costs.txt) are what bench/report/figures writes from the committed
-# results/; a figure changed by hand, a region that lost its closing
+# The figures the documentation quotes (README.md, the guides, usercaps.rst,
+# the cover letter's costs.txt: bench/report/figures --list) are what bench/report/figures
+# writes from the committed results/; a figure changed by hand, a region that lost its closing
 # marker or its results, and a bad option are refused. No kernel needed.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -14,24 +14,23 @@ rc=0
 out=$(bench/report/figures --check 2>&1) || rc=$?
 is "$rc" 0 "the committed figures are what results/ gives (bench/report/figures --check)"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
-for file in README.md usercaps/Documentation/admin-guide/LSM/usercaps.rst \
-	usercaps/patches/messages/costs.txt usercaps/patches/6.12/messages/costs.txt; do
+files=$(bench/report/figures --list)
+contains "$files" '^README\.md$' "bench/report/figures --list names the README"
+for file in $files; do
 	contains "$(cat "$file")" '^(<!-- |\.\. )figures:' "$file has generated regions"
 done
 
 # A copy of the tree whose README has one figure changed by hand.
 copy() {
 	rm -rf "$tmp/repo"
-	mkdir -p "$tmp/repo/usercaps/patches/messages" "$tmp/repo/usercaps/patches/6.12/messages" \
-		"$tmp/repo/usercaps/Documentation/admin-guide/LSM"
-	cp README.md "$tmp/repo/"
+	for file in $files; do
+		mkdir -p "$tmp/repo/$(dirname "$file")"
+		cp "$file" "$tmp/repo/$file"
+	done
 	cp -r results "$tmp/repo/"
-	cp usercaps/Documentation/admin-guide/LSM/usercaps.rst "$tmp/repo/usercaps/Documentation/admin-guide/LSM/"
-	cp usercaps/patches/messages/costs.txt "$tmp/repo/usercaps/patches/messages/"
-	cp usercaps/patches/6.12/messages/costs.txt "$tmp/repo/usercaps/patches/6.12/messages/"
 }
 copy
-# The first figure of the headline table's percred row, one more.
+# The first figure of the results at a glance's percred row, one more.
 row=$(grep -m1 '^| percred | ' README.md)
 first=$(printf '%s\n' "$row" | cut -d'|' -f3 | awk '{print $1}')
 changed=$(printf '%s\n' "$row" | sed "s/| $first /| $(awk -v x="$first" 'BEGIN {printf "%.2f", x + 1}') /")
@@ -50,18 +49,18 @@ out=$(bench/report/figures --root "$tmp/repo" 2>&1)
 is "$(cmp -s README.md "$tmp/repo/README.md"; echo $?)" 0 "bench/report/figures writes the figure back"
 
 copy
-sed -i '0,/^<!-- \/figures:headline -->$/{/^<!-- \/figures:headline -->$/d}' "$tmp/repo/README.md"
+sed -i '0,/^<!-- \/figures:glance -->$/{/^<!-- \/figures:glance -->$/d}' "$tmp/repo/README.md"
 rc=0
 out=$(bench/report/figures --check --root "$tmp/repo" 2>&1) || rc=$?
 is "$rc" 1 "a region without its closing marker fails"
-contains "$out" "README.md:[0-9]+: region headline has no '<!-- /figures:headline -->'" "... and says where"
+contains "$out" "README.md:[0-9]+: region glance has no '<!-- /figures:glance -->'" "... and says where"
 
 copy
 rm "$tmp/repo/results/latest/exact.csv"
 rc=0
 out=$(bench/report/figures --check --root "$tmp/repo" 2>&1) || rc=$?
 is "$rc" 1 "a region whose results are missing fails"
-contains "$out" "region headline: no exact.csv in results/[^ ]+, loose or packed" "... and names the file"
+contains "$out" "region glance: no exact.csv in results/[^ ]+, loose or packed" "... and names the file"
 
 rc=0
 out=$(bench/report/figures --nonsense 2>&1) || rc=$?

@@ -229,12 +229,9 @@ KERNELS = (("commoncap (built in, disabled)", "commoncap"), ("naive", "naive"), 
            ("percred", "percred"))
 
 
-@region("headline")
-def headline(args, style, results):
-    """Instructions added per check, by mode and case: exact.csv (the
-    capcheck plugin's counts)."""
-    run = Record(results, "latest")
-    exact = run.rows("exact.csv")
+def added_by_mode(style, exact):
+    """The table of instructions added per check, a row per mode and a
+    column per case, over the rows of exact.csv given."""
     rows = []
     for label, kernel in KERNELS:
         cells = [label]
@@ -243,9 +240,34 @@ def headline(args, style, results):
                       if r["config"].split("-")[0] == kernel and r["case"] in cases and r["added"]]
             cells.append(span(values, places=None) if values else "")
         rows.append(cells)
+    return table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4))
+
+
+@region("glance")
+def glance(args, style, results):
+    """The results at a glance: what each mode adds to one check of kill,
+    exactly (exact.csv)."""
+    run = Record(results, "latest")
+    kill = [r for r in run.rows("exact.csv") if r["workload"] == "kill"]
+    if not kill:
+        raise RegionError("no kill row in %s/exact.csv" % run.name)
+    stock = {r["case"]: number(r["insns"]) for r in kill if r["config"].startswith("stock-")}
+    return added_by_mode(style, kill) + "\n\n" + paragraph(style, (
+        "Instructions that each mode adds to one capability check of `kill(2)` (CAP_KILL), over "
+        "the same check of the kernel built without usercaps in the same outcome %s, `exact.csv`: "
+        "the capcheck plugin's exact count. The stock check itself is %g instructions allowed "
+        "and %g refused." % (source(run), stock["allowed"], stock["denied"])))
+
+
+@region("headline")
+def headline(args, style, results):
+    """Instructions added per check, by mode and case: exact.csv (the
+    capcheck plugin's counts)."""
+    run = Record(results, "latest")
+    exact = run.rows("exact.csv")
     stock = [number(r["insns"]) for r in exact if r["config"].startswith("stock-")]
     checks = sorted({"%s %s" % (r["workload"], r["capability"]) for r in exact})
-    return table(style, [""] + [c for c, _ in CASES], rows, right=(1, 2, 3, 4)) + "\n\n" + paragraph(style, (
+    return added_by_mode(style, exact) + "\n\n" + paragraph(style, (
         "Every check of %s %s, `exact.csv`: the capcheck plugin's instructions of one check, from "
         "`security_capable()`'s entry to its return, minus stock's same check in the same outcome "
         "(a check's own outcome: `ioprio`'s CAP_SYS_ADMIN is refused, never granted, in every case "
@@ -687,15 +709,24 @@ def percred_memory(args, style, results):
             memory[("commoncap", "debian")]["cred_blob_bytes"], bare["added_kmalloc_bytes"])))
 
 
+def realwork_rows(run):
+    """{(workload, config): row} of RUN's realwork.csv, or {} without one."""
+    try:
+        return {(r["workload"], r["config"]): r for r in run.rows("realwork.csv")}
+    except RegionError:
+        return {}
+
+
 @region("realwork")
 def realwork(args, style, results):
     """What percred adds to real work: the audio user's and the container
-    start's whole workload (realwork.csv), those of them the record ran."""
+    start's whole workload (realwork.csv), those of them the record ran;
+    a record without a realwork round, the latest realwork run's."""
     run = Record(results, "latest")
-    try:
-        rows = {(r["workload"], r["config"]): r for r in run.rows("realwork.csv")}
-    except RegionError:
-        rows = {}
+    rows = realwork_rows(run)
+    if not rows and os.path.isdir(os.path.join(results, "realwork")):
+        run = latest_of(results, "realwork")
+        rows = realwork_rows(run)
     said = []
     for workload, text in (("audio", "the audio user's start (SCHED_FIFO, mlockall, nice)"),
                            ("container", "a rootless container start")):
