@@ -106,7 +106,8 @@ is "$([ -w /dev/kvm ] || echo tcg)" "$([ -w /dev/kvm ] || echo "$out")" \
 # TCG, vm/run's default threads for any kernel but 6.1 (single) keep
 # 6.12's text_poke_bp() from an int3 oops (under multi-threaded TCG,
 # every such 6.12 boot died). 6.1 boots multi-threaded, where the same
-# flips hung a boot now and then (results/vm/20261207-int3-tcg-threads):
+# flips hung a boot now and then at the same int3
+# (results/vm/20261207-int3-tcg-threads):
 # its boots flip no key in a loop, and this one flips none.
 rc=0
 run_vm out err --accel tcg --cpus 2 --meta "$tmp/threads.meta" -- true || rc=$?
