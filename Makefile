@@ -78,7 +78,7 @@ test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
 	@USERCAPS_KERNEL=debug PROVE_FLAGS='$(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
 
-# QUICK=1: icount only, one boot per kernel configuration (a few minutes),
+# QUICK=1: icount and profile, one boot per kernel configuration (a few minutes),
 # into results/quick/ and plots/quick/: never the record, results/latest;
 # BENCH_FLAGS: more bench/drivers/run options (bench/drivers/run --help).
 bench: kernel kernel-stock
