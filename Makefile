@@ -12,8 +12,15 @@ export USERCAPS_CACHE
 KERNEL ?= 6.1
 export USERCAPS_LINUX := $(KERNEL)
 
-# Test scripts run by prove, in this order: host-side first, then booted.
-TESTS ?= $(sort $(wildcard tests/*.t))
+# Test scripts run by prove, TEST_JOBS at once (default: one per CPU):
+# the suites that take over 30 s (warm, 2 CPUs), longest first, so that
+# the short ones fill the end; then the rest in name order.
+TEST_JOBS ?= $(shell nproc)
+SLOW_TESTS := tests/vm-run.t tests/bench-exact.t tests/usercaps-stress.t tests/bench-realwork-boot.t \
+	tests/capabilities-selftest.t tests/usercaps-observe.t tests/usercapsctl.t tests/plugin.t \
+	tests/bench-run.t tests/usercaps-hostile.t tests/usercaps-systemd.t
+TESTS ?= $(filter $(wildcard tests/*.t),$(SLOW_TESTS)) \
+	$(filter-out $(SLOW_TESTS),$(sort $(wildcard tests/*.t)))
 
 # usercapsctl (tools/usercapsctl/), built out of the repository too; the
 # usercapsctl*.t tests build it themselves.
@@ -47,7 +54,7 @@ help:
 	@echo
 	@echo '  KERNEL=6.12 does any of these on linux-source-6.12 (default: 6.1)'
 	@echo '  USERCAPS_CACHE=$(USERCAPS_CACHE)'
-	@echo '  TESTS="tests/x.t ..." runs only those suites'
+	@echo '  TESTS="tests/x.t ..." runs only those suites, TEST_JOBS=N of them at once (default: CPUs)'
 	@echo '  BENCH_FLAGS="--runs 7 ..." passes options to bench/drivers/run'
 	@echo '  AB_FLAGS="--kernels ..." passes options to bench/drivers/ab (REV may be WORKTREE)'
 
@@ -63,7 +70,7 @@ kernel-stock: deps
 	@USERCAPS_KERNEL=stock vm/build-kernel
 
 test: kernel
-	@prove --exec '' --timer $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
+	@prove --exec '' --timer -j$(TEST_JOBS) $(PROVE_FLAGS) $(addprefix ./,$(TESTS))
 
 # The booted suites again on the debug kernel (vm/config/debug/: KASAN,
 # KFENCE, lockdep, PROVE_RCU...), built in $(USERCAPS_CACHE)/build-debug;
@@ -76,7 +83,7 @@ DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/userca
 	tests/kernel-stock.t tests/bench-exact.t tests/bench-annotate.t,$(TESTS))
 test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
-	@USERCAPS_KERNEL=debug PROVE_FLAGS='$(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
+	@USERCAPS_KERNEL=debug PROVE_FLAGS='-j$(TEST_JOBS) $(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
 
 # QUICK=1: icount and profile, one boot per kernel configuration (a few minutes),
 # into results/quick/ and plots/quick/: never the record, results/latest;

@@ -23,11 +23,13 @@ fail_before_plan() {
 	exit 1
 }
 
-# build_guest_tests - build the in-guest programs (incremental).
+# build_guest_tests - build the in-guest programs (incremental), one suite
+# at a time: prove -j runs several, and a guest may be running them.
 build_guest_tests() {
 	local log=$log_dir/guest-tests-build.log
 	mkdir -p "$log_dir"
-	if ! make -C "$repo_dir/tests/guest" OUT="$guest_tests_dir" LINUX_TREE="$src_dir" >"$log" 2>&1; then
+	if ! flock "$guest_tests_dir.lock" \
+		make -C "$repo_dir/tests/guest" OUT="$guest_tests_dir" LINUX_TREE="$src_dir" >"$log" 2>&1; then
 		sed 's/^/# /' "$log"
 		fail_before_plan "build the in-guest test programs (log: $log)"
 	fi

@@ -17,11 +17,12 @@ usercapsctl=$usercapsctl_dir/usercapsctl \
 	share_usercapsctl=(--rw "$usercapsctl_dir")
 
 # build_usercapsctl - build it and its test build (incremental), or fail
-# with the log.
+# with the log; one suite at a time (prove -j runs several).
 build_usercapsctl() {
 	local log=$log_dir/usercapsctl-build.log
-	mkdir -p "$log_dir"
-	if ! make -C "$repo_dir/tools/usercapsctl" OUT="$usercapsctl_dir" all test >"$log" 2>&1; then
+	mkdir -p "$log_dir" "$usercapsctl_dir"
+	if ! flock "$usercapsctl_dir.lock" \
+		make -C "$repo_dir/tools/usercapsctl" OUT="$usercapsctl_dir" all test >"$log" 2>&1; then
 		sed 's/^/# /' "$log"
 		echo "1..1"
 		echo "not ok 1 - build usercapsctl with -Wall -Wextra -Werror (log: $log)"
