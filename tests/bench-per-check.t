@@ -23,8 +23,10 @@ nsop() {
 		echo "$workload $config $rep 1000000 $((ns * 1000000)) $ns.0" >>"$run_dir/raw/$name/nsop.dat"
 	done
 }
-# checks NAME CONFIG WORKLOAD PER_CALL - checks.dat's row.
+# checks NAME CONFIG WORKLOAD PER_CALL - checks.dat's row; only the first
+# round counts them (bench/drivers/run), the second's figures divide by it.
 checks() {
+	[ "${1#icount-run1-}" != "$1" ] || return 0
 	echo "$3 $2 1000 $((1000 + $4 * 1000)) $((1000 + $4 * 2000)) $4.000" >>"$run_dir/raw/$1/checks.dat"
 }
 for run in 1 2; do

@@ -150,7 +150,8 @@ def per_check_markdown(check_rows, checks, workloads, repeat_totals, meta):
                    [[c] + [added(cell[(w, c)]) if (w, c) in cell else "-" for w in cols]
                     for c in configs], 1)
     lines += ["", "Capability checks per call (cap_capable() calls, counted by a kprobe over "
-              f"{meta.get('count_checks', '?')} and twice as many calls in each icount boot; "
+              f"{meta.get('count_checks', '?')} and twice as many calls in each boot of the first icount "
+              "round, whose counts the later rounds' figures divide by; "
               "whole when within 0.05 of a whole number: the odd check of another process "
               "fell into one of the two counts):", ""]
     per_config = {}

@@ -155,15 +155,17 @@ def per_check_rows(nsop, checks, base):
         # Each boot against the reference's boot of the same round, by the
         # fewest instructions of their repeats: under icount what differs
         # between repeats is what lands in the timed loop besides the calls
-        # (timer interrupts, deferred work), and it only ever adds.
+        # (timer interrupts, deferred work), and it only ever adds. A boot
+        # whose checks were not counted (the rounds after the first) takes
+        # the counted boots' checks per call.
+        n = statistics.median(counts.values())
         per_boot, per_call = [], []
         for run, values in runs.items():
-            if run in ref_runs and run in counts and counts[run] > 0:
+            if run in ref_runs:
                 per_call.append(min(values) - min(ref_runs[run]))
-                per_boot.append(per_call[-1] / counts[run])
+                per_boot.append(per_call[-1] / counts.get(run, n))
         if not per_boot:
             continue
-        n = statistics.median(counts.values())
         all_values = [v for vs in runs.values() for v in vs]
         ref_values = [v for vs in ref_runs.values() for v in vs]
         added = statistics.median(per_call)
