@@ -20,14 +20,19 @@ ok() {
 	fi
 }
 
+# diag LINE... - TAP comments on stderr, as Test::More's diag: prove
+# shows them without -v too (a failure's why, in a log of many suites).
+diag() {
+	printf '#   %s\n' "$@" >&2
+}
+
 # is GOT WANT DESCRIPTION - passes when GOT equals WANT, else shows both.
 is() {
 	if [ "$1" = "$2" ]; then
 		ok 0 "$3"
 	else
 		ok 1 "$3"
-		echo "#   got:  '$1'"
-		echo "#   want: '$2'"
+		diag "$3" "got:  '$1'" "want: '$2'"
 	fi
 }
 
@@ -37,8 +42,9 @@ contains() {
 		ok 0 "$3"
 	else
 		ok 1 "$3"
-		echo "#   no line matches /$2/ in:"
-		printf '%s\n' "$1" | sed 's/^/#     /'
+		local line lines=()
+		while IFS= read -r line; do lines+=("  $line"); done <<<"$1"
+		diag "$3" "no line matches /$2/ in:" "${lines[@]}"
 	fi
 }
 
