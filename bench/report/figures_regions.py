@@ -679,20 +679,25 @@ def annotate(args, style, results):
 
 @region("debug-record")
 def debug_record(args, style, results):
-    """The latest make test-debug record (results/debug/)."""
-    run = latest_of(results, "debug")
-    summary = run.text("summary.md")
-    prove = re.search(r"prove: Result: (\w+) \(Files=(\d+), Tests=(\d+)", summary)
-    boots = re.search(r"boots: (\d+), of which (\d+) ran .*: \*\*(\d+)\*\*", summary)
-    if not prove or not boots:
-        raise RegionError("no prove result or boots in %s/summary.md" % run.name)
-    elapsed = int(run.get("elapsed_seconds"))
-    return paragraph(style, "The latest record, %s (commit %s, %s): prove's result %s, %s tests in %s "
-                     "suites in %d min %d s; %s boots, %s of which ran their command to the end and %s "
-                     "reported a problem." % (
-                "`%s`" % run.name, run.get("git_commit"), run.get("date"), prove.group(1),
+    """The latest make test-debug record of each kernel (results/debug/,
+    results/debug/linux-6.12/)."""
+    sentences = []
+    for kernel, kind in (("6.1", "debug"), ("6.12", os.path.join("debug", "linux-6.12"))):
+        run = latest_of(results, kind)
+        summary = run.text("summary.md")
+        prove = re.search(r"prove: Result: (\w+) \(Files=(\d+), Tests=(\d+)", summary)
+        boots = re.search(r"boots: (\d+), of which (\d+) ran .*: \*\*(\d+)\*\*", summary)
+        if not prove or not boots:
+            raise RegionError("no prove result or boots in %s/summary.md" % run.name)
+        elapsed = int(run.get("elapsed_seconds"))
+        sentences.append(
+            "On %s, the latest record, %s (commit %s, %s): prove's result %s, %s tests in %s "
+            "suites in %d min %d s; %s boots, %s of which ran their command to the end and %s "
+            "reported a problem." % (
+                kernel, "`%s`" % run.name, run.get("git_commit"), run.get("date"), prove.group(1),
                 prove.group(3), prove.group(2), elapsed // 60, elapsed % 60, boots.group(1),
                 boots.group(2), boots.group(3)))
+    return paragraph(style, " ".join(sentences))
 
 
 @region("percred-memory")
