@@ -36,11 +36,15 @@ run() {
 }
 
 # run_faulty FAULTS ARGS... - run, with USERCAPS_FAULT=FAULTS (tests/usercapsctl-fault.c).
+# The signals it sends take their default action whatever this script
+# inherited: a shell started in the background ignores SIGINT, and so
+# would the tool (0, not 130, for a ^C mid-apply).
 run_faulty() {
 	local faults=$1
 	shift
 	rc=0
-	out=$(USERCAPS_FAULT=$faults LD_PRELOAD=$usercapsctl_fault "$usercapsctl_test" "$@" 2>&1) || rc=$?
+	out=$(env --default-signal=INT,TERM,HUP USERCAPS_FAULT="$faults" LD_PRELOAD="$usercapsctl_fault" \
+		"$usercapsctl_test" "$@" 2>&1) || rc=$?
 }
 
 # as_nobody CMD... - CMD as uid and gid 65534, without groups.
