@@ -149,6 +149,19 @@ cp "$tmp/noise/raw/icount-run1-percred/checks.dat" "$tmp/noise/raw/icount-run2-p
 rc=0
 out=$(bench/report/summarize "$tmp/noise" 2>&1) || rc=$?
 is "$rc" 0 "a profile within the range of icount's boots agrees"
+# ... or its repeats' spread, when larger: one boot whose repeats are 6
+# apart (half of it, 3, a check) makes the same profile agree; 4 apart, not.
+for spread in 6 4; do
+	made_up_run "$tmp/repeats$spread" 136 0 0
+	echo "kill percred-grant 2 1000000 $((1015 + spread))000000 $((1015 + spread)).0" \
+		>>"$tmp/repeats$spread/raw/icount-run1-percred/nsop.dat"
+done
+rc=0
+bench/report/summarize "$tmp/repeats6" >/dev/null 2>&1 || rc=$?
+is "$rc" 0 "a profile within the spread of icount's repeats agrees"
+rc=0
+bench/report/summarize "$tmp/repeats4" >/dev/null 2>&1 || rc=$?
+is "$rc" 3 "... and one beyond it does not"
 
 # The windows against the calls they lie in: exact, whatever icount says.
 made_up_run "$tmp/calls" 133 0 0
