@@ -126,6 +126,28 @@ def boot_boots(tmp):
 
 
 @test
+def first_icount_round_times_the_boot(tmp):
+    """the first icount round's boots on the kernel's own stack that saved dmesg.log time the boot besides their workloads; later rounds, the bare stack and boots with no dmesg.log do not"""
+    raw = f"{tmp}/raw"
+    timed = {"console.log": "[    0.700000] Run /init as init process\n",
+             "dmesg.log": "initcall usercaps_init_securityfs+0x0/0x1 returned 0 after 7 usecs\n",
+             "nsop.dat": "kill percred-grant 1 10 10 1.0\n"}
+    boot(raw, "icount-run1-percred", files=timed)
+    boot(raw, "icount-run2-percred", files=timed)
+    boot(raw, "icount-run1-percred@bare", files={k: timed[k] for k in ("console.log", "dmesg.log")})
+    boot(raw, "icount-run1-cached", files={"console.log": timed["console.log"]})
+    data = summary_raw.read(raw)
+    boot_rows = {k: dict(v) for k, v in data.nsop.items() if k[0] != "kill"}
+    assert boot_rows == {
+        ("boot-to-init", "percred-boot", "icount", "stack=debian"): {"run1": [7e8]},
+        ("usercaps-initcall", "percred-boot", "icount", "stack=debian"): {"run1": [7000.0]},
+    }, boot_rows
+    assert dict(data.nsop[("kill", "percred-grant", "icount", "-")]) == {
+        "run1": [1.0], "run2": [1.0]}, dict(data.nsop[("kill", "percred-grant", "icount", "-")])
+    assert "icount-run1-percred" in data.boots
+
+
+@test
 def mixed_kernels(tmp):
     """two boots of one image that ran different kernels are found; stock and usercaps differing is no mix"""
     raw = f"{tmp}/raw"
