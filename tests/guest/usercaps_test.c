@@ -916,9 +916,11 @@ static int race_threads(struct flip_board *board)
  * the credential's stale cache: each must get the new policy's answer.
  * Whether two vCPUs meet in the fill is up to the host's scheduling: in
  * percred mode the flips go on, RACE_FLIPS a round, until a fill has lost
- * the race (its cache store refused), at most RACE_ROUNDS rounds.
+ * the race (its cache store refused), at most RACE_ROUNDS rounds: under
+ * single-threaded TCG on a loaded host, more than the harness's default 30
+ * s (seen: killed in round 5 with three guests on two CPUs).
  */
-TEST_F(usercaps, threads_race_the_first_fill_after_each_change)
+TEST_F_TIMEOUT(usercaps, threads_race_the_first_fill_after_each_change, 180)
 {
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	bool percred = !strcmp(getenv("USERCAPS_MODE") ?: "", "percred");
