@@ -18,7 +18,7 @@ export USERCAPS_LINUX := $(KERNEL)
 TEST_JOBS ?= $(shell nproc)
 SLOW_TESTS := tests/vm-run.t tests/bench-exact.t tests/usercaps-stress.t tests/bench-realwork-boot.t \
 	tests/capabilities-selftest.t tests/usercaps-observe.t tests/usercapsctl.t tests/plugin.t \
-	tests/bench-run.t tests/usercaps-hostile.t tests/usercaps-systemd.t
+	tests/bench-run.t tests/usercaps-hostile.t tests/usercaps-systemd.t tests/kernel-deb.t
 TESTS ?= $(filter $(wildcard tests/*.t),$(SLOW_TESTS)) \
 	$(filter-out $(SLOW_TESTS),$(sort $(wildcard tests/*.t)))
 
@@ -49,7 +49,8 @@ help:
 	@echo '  make usercapsctl  build the admin tool into $$USERCAPS_CACHE/tools'
 	@echo '  make deb      Debian packages into $$USERCAPS_CACHE/deb: usercapsctl'
 	@echo '                (make deb-usercapsctl, a minute) and linux-image with usercaps'
-	@echo '                (make deb-kernel: Debian'"'"'s configuration, every module: a long build)'
+	@echo '                (make deb-kernel: Debian'"'"'s configuration, every module: a long build;'
+	@echo '                DEB_CONFIG=guest: the guest'"'"'s kernel, minutes)'
 	@echo '  make clean    remove the test binaries and logs (keeps the kernel build)'
 	@echo
 	@echo '  KERNEL=6.12 does any of these on linux-source-6.12 (default: 6.1)'
@@ -80,7 +81,7 @@ test: kernel
 # figures (bench-exact, bench-annotate): a KASAN kernel's figures are not
 # the record's, and under the plugin its boots outlast their timeout.
 DEBUG_TESTS ?= $(filter-out tests/vm-run.t tests/usercapsctl-host.t tests/usercapsctl-deb.t tests/bench-host.t tests/bench-run.t \
-	tests/kernel-stock.t tests/bench-exact.t tests/bench-annotate.t,$(TESTS))
+	tests/kernel-stock.t tests/build-kernel.t tests/kernel-deb.t tests/bench-exact.t tests/bench-annotate.t,$(TESTS))
 test-debug: deps
 	@USERCAPS_KERNEL=debug vm/build-kernel
 	@USERCAPS_KERNEL=debug PROVE_FLAGS='-j$(TEST_JOBS) $(PROVE_FLAGS)' vm/test-debug $(addprefix ./,$(DEBUG_TESTS))
@@ -133,8 +134,12 @@ deb: deb-usercapsctl deb-kernel
 deb-usercapsctl: deps
 	@$(MAKE) -C tools/usercapsctl deb OUT='$(USERCAPSCTL_DIR)' DEBDIR='$(USERCAPS_CACHE)/deb'
 
+# DEB_CONFIG=guest packages the guest's kernel instead (the benchmark
+# kernel's configuration: minutes, for a virtual machine), in deb/kernel-guest/.
+DEB_CONFIG ?= debian
+DEB_KERNEL_ROOT = $(USERCAPS_CACHE)/deb/$(if $(filter-out 6.1,$(KERNEL)),linux-$(KERNEL)/)kernel$(if $(filter guest,$(DEB_CONFIG)),-guest)
 deb-kernel: deps
-	@USERCAPS_KERNEL=deb USERCAPS_KERNEL_ROOT='$(USERCAPS_CACHE)/deb/kernel' vm/build-kernel
+	@USERCAPS_KERNEL=deb USERCAPS_DEB_CONFIG='$(DEB_CONFIG)' USERCAPS_KERNEL_ROOT='$(DEB_KERNEL_ROOT)' vm/build-kernel
 
 clean:
 	rm -rf '$(USERCAPS_CACHE)/tests' '$(USERCAPS_CACHE)/logs' '$(USERCAPSCTL_DIR)'
