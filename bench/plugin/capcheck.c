@@ -104,8 +104,10 @@
  * irq_accesses_excluded: the loads and stores of an interrupt's delivery
  * (QEMU reports them as the interrupted instruction's, after its own,
  * or as the last one's that accessed memory), left out: an instruction's
- * own accesses are those it made when no interrupt followed it; irq_accesses_unknown: interrupts after an
- * instruction not seen alone yet, whose accesses were all counted;
+ * own accesses are those it made when no interrupt followed it, or, the
+ * first time, those before the delivery's load from the IDT;
+ * irq_accesses_unknown: interrupts after an instruction not seen alone
+ * yet and no IDT load held, whose accesses were all counted;
  * hook_calls: hook windows completed; hook_return_slot_mismatch and
  * hook_entry_without_call: as for the checks (a hook entered by a jump, a
  * tail call, is counted the same: its ret at depth 0 ends it);
@@ -1083,21 +1085,42 @@ static void count_access(struct vcpu *v, const struct insn *r, const struct acce
 	add_lines(v, c, r->func, a->vaddr, a->size, false);
 }
 
+/* The accesses of the window's last instruction before QEMU's delivery
+ * of an interrupt or exception began: the delivery's first access is a
+ * 4-byte load of the gate descriptor from the IDT, which Linux (6.1 and
+ * 6.12, x86_64) maps read-only at the start of the CPU entry area. -1
+ * when no such load is held. */
+#define IDT_BASE 0xfffffe0000000000ULL
+#define IDT_SIZE (256 * 16)
+static int accesses_before_idt(const struct vcpu *v)
+{
+	for (int i = 0; i < v->npending; i++) {
+		const struct access *a = &v->pending[i];
+
+		if (!a->store && a->size == 4 && a->vaddr >= IDT_BASE && a->vaddr < IDT_BASE + IDT_SIZE)
+			return i;
+	}
+	return -1;
+}
+
 /* Count the held accesses of the window's last instruction; when the
  * next instruction is an interrupt's entry (INTERRUPTED), only as many
- * as that instruction makes alone. */
+ * as that instruction makes alone: as it made when no interrupt followed
+ * it, or, the first time it runs in a window, those before the delivery's
+ * load from the IDT. */
 static void settle_accesses(struct vcpu *v, bool interrupted)
 {
 	struct insn *r = (struct insn *)v->pending_insn;
 	int keep = v->npending;
 
 	if (interrupted) {
-		if (r->own_accesses < 0) {
+		int own = r->own_accesses >= 0 ? r->own_accesses : accesses_before_idt(v);
+
+		if (own < 0) {
 			__atomic_add_fetch(&session.c.irq_accesses_unknown, 1, __ATOMIC_RELAXED);
-		} else if (r->own_accesses < keep) {
-			__atomic_add_fetch(&session.c.irq_accesses, keep - r->own_accesses,
-					   __ATOMIC_RELAXED);
-			keep = r->own_accesses;
+		} else if (own < keep) {
+			__atomic_add_fetch(&session.c.irq_accesses, keep - own, __ATOMIC_RELAXED);
+			keep = own;
 		}
 	} else {
 		r->own_accesses = (int16_t)v->npending;
