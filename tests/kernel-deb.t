@@ -20,7 +20,11 @@ command -v dpkg-deb >/dev/null || bail_out "no dpkg-deb: run 'make deps'"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-deb_root=$cache_dir/deb/kernel-guest
+# deb_root CONFIG - where make deb-kernel DEB_CONFIG=CONFIG builds (the Makefile's DEB_KERNEL_ROOT).
+deb_root() {
+	make -s --no-print-directory DEB_CONFIG="$1" --eval 'print-deb-root: ; @echo $(DEB_KERNEL_ROOT)' print-deb-root
+}
+deb_root=$(deb_root guest)
 mkdir -p "$log_dir"
 log=$log_dir/kernel-deb.log
 rc=0
@@ -61,10 +65,11 @@ is "$(printf '%s\n' "$out" | sed -n 3p)" "-5" \
 # takes hours to build on 2 CPUs: here it is configured with the series,
 # and vm/build-kernel checks each option vm/config/deb/ asks for.
 rc=0
-out=$(USERCAPS_KERNEL=deb USERCAPS_KERNEL_ROOT="$cache_dir/deb/kernel" vm/build-kernel --config-only 2>&1) || rc=$?
+debian_root=$(deb_root debian)
+out=$(USERCAPS_KERNEL=deb USERCAPS_KERNEL_ROOT="$debian_root" vm/build-kernel --config-only 2>&1) || rc=$?
 is "$rc" 0 "make deb-kernel's configuration: Debian's with vm/config/deb/, each option as asked"
 [ "$rc" = 0 ] || printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
-config=$(cat "$cache_dir/deb/kernel/build-deb/.config" 2>&1)
+config=$(cat "$debian_root/build-deb/.config" 2>&1)
 contains "$config" '^CONFIG_SECURITY_USERCAPS=y$' "... usercaps built in"
 contains "$config" '^CONFIG_LSM="usercaps,' "... first in CONFIG_LSM (capability always before it): no lsm= needed"
 modules=$(printf '%s\n' "$config" | grep -c '=m$' || true)
