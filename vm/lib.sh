@@ -57,6 +57,14 @@ patch_dir=$source_dir/usercaps/patches
 module_patch=$patch_dir/module.patch
 # The guest test programs, built against this kernel's selftest headers.
 guest_tests_dir=$kernel_root/tests
+# The CPU TCG emulates: QEMU's max without ERMS and FSRM. TCG runs a rep
+# string instruction an iteration at a time, one translated block each
+# (and icount counts each as an instruction): with ERMS the kernel clears
+# a page with 4096 iterations of rep stosb, half of a boot's kernel
+# instructions and of a plugin boot's callbacks; without, with 512 of rep
+# stosq (memset, copies likewise), and a plugin boot of a workload takes a
+# third less time. KVM boots the host's CPU (-cpu host) as it is.
+tcg_cpu=max,-erms,-fsrm
 # Where bench/drivers/run and bench/report/plot keep this kernel's runs and pictures,
 # under results/ and plots/: 6.1's at the top, another kernel's in
 # linux-VERSION/.
