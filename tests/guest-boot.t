@@ -5,7 +5,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 cd "$repo_dir"
 require_kernel
-plan 8
+plan 9
 
 release=$(cat "$build_dir/include/config/kernel.release")
 rc=0 log=$log_dir/guest-boot.log
@@ -18,6 +18,8 @@ out=$(vm/run -- sh -c '
 	grep -E " (securityfs|tracefs|debugfs) " /proc/mounts | cut -d" " -f3 | sort | tr "\n" " "; echo
 	cat /proc/sys/kernel/perf_event_paranoid
 	grep -qw la57 /proc/cpuinfo && echo paging-5-level || echo paging-4-level
+	awk "{ printf \"%s:%s \", \$2, \$3 }" /proc/mounts; echo
+	hostname
 ' <&- 2>"$log") || rc=$?
 
 is "$rc" 0 "the guest command exits 0 (vm/run's messages: $log)"
@@ -32,3 +34,10 @@ if [ "$kernel_variant" = debug ]; then
 else
 	ok 0 "the debug kernel pages with 4 levels # skip not the debug kernel"
 fi
+# What vm/guest-init mounts (most of it from vm/guest-fstab, one mount(8)),
+# each where it was when it ran a mount(8) for each; the guest's hostname.
+mounts="/:9p /dev:devtmpfs /proc:proc /sys:sysfs /tmp:tmpfs /run:tmpfs /var/tmp:tmpfs /var/log:tmpfs"
+mounts+=" /sys/kernel/security:securityfs /sys/kernel/tracing:tracefs /sys/kernel/debug:debugfs"
+mounts+=" /dev/pts:devpts /dev/shm:tmpfs /run/vm/ctl:9p $repo_dir:9p "
+is "$(echo "$out" | sed -n 8p | sed 's|^/dev/root |/ |')$(echo "$out" | sed -n 9p)" "${mounts}usercaps-vm" \
+	"the guest's mounts, in order, and its hostname"
